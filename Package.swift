@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// fmeval: an evaluation harness and regression test runner for Foundation Models features.
+// No dependencies beyond the Swift toolchain; see README.md.
+import PackageDescription
+
+let package = Package(
+    name: "fmeval",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fmeval", targets: ["fmeval"]),
+        .library(name: "FMCore", targets: ["FMCore"]),
+    ],
+    targets: [
+        // Vocabulary, Apple-compatible JSON codecs, schema validator.
+        .target(name: "FMCore"),
+        // GenerationSchema -> grammar -> token masks.
+        .target(name: "FMGrammar", dependencies: ["FMCore"]),
+        // Innermost quantized dot-product kernels (C, run-time CPU dispatch).
+        .target(name: "FMKernels"),
+        // GGUF reader, tokenizer, llama forward pass, KV cache.
+        .target(name: "FMEmbedded", dependencies: ["FMCore", "FMKernels"]),
+        // Foundation Models session semantics over any engine.
+        .target(name: "FMSession", dependencies: ["FMCore"]),
+        // Engine implementations: embedded adapter, scripted, replay/record.
+        .target(name: "FMEngines", dependencies: ["FMCore", "FMSession", "FMEmbedded", "FMGrammar"]),
+        // Suite format: YAML subset, JSON/JSONL loader, validation.
+        .target(name: "FMSuite", dependencies: ["FMCore", "FMEvaluate"]),
+        // Evaluators, metrics, statistics.
+        .target(name: "FMEvaluate", dependencies: ["FMCore"]),
+        // Runner: expansion, attempts, repeats, gates, results.
+        .target(name: "FMRun", dependencies: ["FMCore", "FMSuite", "FMSession", "FMEngines", "FMEvaluate"]),
+        // JSON results, JUnit XML, HTML, terminal, comparison.
+        .target(name: "FMReport", dependencies: ["FMCore", "FMRun"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "fmeval",
+            dependencies: ["FMCore", "FMGrammar", "FMEmbedded", "FMSession", "FMEngines", "FMSuite", "FMEvaluate", "FMRun", "FMReport"]
+        ),
+
+        .testTarget(name: "FMCoreTests", dependencies: ["FMCore"]),
+        .testTarget(name: "FMGrammarTests", dependencies: ["FMGrammar", "FMCore"]),
+        .testTarget(name: "FMEmbeddedTests", dependencies: ["FMEmbedded", "FMKernels", "FMCore"]),
+        .testTarget(name: "FMSessionTests", dependencies: ["FMSession", "FMEngines", "FMCore"]),
+        .testTarget(name: "FMEvaluateTests", dependencies: ["FMEvaluate", "FMCore"]),
+        .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore"]),
+        .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMSession", "FMEngines", "FMEvaluate", "FMSuite", "FMCore"]),
+        .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMRun", "FMCore"]),
+        .testTarget(name: "CLITests", dependencies: ["FMCore"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

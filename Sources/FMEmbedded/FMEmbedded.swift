@@ -1,0 +1,1 @@
+// Module FMEmbedded: see DESIGN.md (../shared/DESIGN.md) and docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module FMGrammar: see DESIGN.md (../shared/DESIGN.md) and docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module FMReport: see DESIGN.md (../shared/DESIGN.md) and docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module FMRun: see DESIGN.md (../shared/DESIGN.md) and docs/architecture.md.

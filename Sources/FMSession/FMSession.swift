@@ -1,0 +1,1 @@
+// Module FMSession: see DESIGN.md (../shared/DESIGN.md) and docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module FMSuite: see DESIGN.md (../shared/DESIGN.md) and docs/architecture.md.

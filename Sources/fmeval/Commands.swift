@@ -1,0 +1,4 @@
+/// Every subcommand, in the order `fmeval --help` lists them. Add a command here and in its own file.
+let allCommands: [Command.Type] = [
+    HelpCommand.self,
+]

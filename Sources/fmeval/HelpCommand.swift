@@ -1,0 +1,49 @@
+/// `fmeval help [COMMAND...]`: the command list, or one command's help.
+struct HelpCommand: Command {
+    static let path = ["help"]
+    static let summary = "Show the command list, or help for one command"
+    static let help = """
+    USAGE: fmeval help [COMMAND...]
+
+    Without a command, lists every command. With one (e.g. `fmeval help schema check`), prints its help.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        if arguments.isEmpty {
+            print(overview)
+            return ExitCode.ok
+        }
+        guard let command = findCommand(arguments)?.command else {
+            throw CLIError.invalidInput("help: no command '\(arguments.joined(separator: " "))'; run 'fmeval --help' for the list")
+        }
+        print(command.help)
+        return ExitCode.ok
+    }
+
+    /// The text of `fmeval --help`.
+    static var overview: String {
+        let width = allCommands.map { $0.path.joined(separator: " ").count }.max() ?? 0
+        let lines = allCommands.map { command -> String in
+            let name = command.path.joined(separator: " ")
+            return "  " + name + String(repeating: " ", count: width - name.count + 2) + command.summary
+        }
+        return """
+        fmeval: evaluation harness and regression test runner for Foundation Models features
+
+        USAGE: fmeval COMMAND [ARGUMENTS...]
+
+        COMMANDS:
+        \(lines.joined(separator: "\n"))
+
+        Exit codes: 0 all gates hold · 1 a gate failed · 2 invalid input · 3 infrastructure error.
+        Run 'fmeval help COMMAND' for one command's flags.
+        """
+    }
+}
+
+/// The command whose path is the longest prefix of `words`, with the words after it.
+func findCommand(_ words: [String]) -> (command: Command.Type, rest: [String])? {
+    let matches = allCommands.filter { words.starts(with: $0.path) }
+    guard let best = matches.max(by: { $0.path.count < $1.path.count }) else { return nil }
+    return (best, Array(words.dropFirst(best.path.count)))
+}

@@ -1,0 +1,34 @@
+import Foundation
+import FMCore
+
+setvbuf(stdout, nil, _IOLBF, 0)
+let words = Array(CommandLine.arguments.dropFirst())
+
+if words.isEmpty || words == ["--help"] || words == ["-h"] {
+    print(HelpCommand.overview)
+    exit(words.isEmpty ? ExitCode.invalidInput : ExitCode.ok)
+}
+if words == ["--version"] {
+    print(FMEvalVersion.current)
+    exit(ExitCode.ok)
+}
+guard let (command, rest) = findCommand(words) else {
+    let known = Set(allCommands.map { $0.path.joined(separator: " ") })
+    var message = "unknown command '\(words[0])'"
+    if let guess = closestMatch(to: words[0], in: Array(known)) { message += " (did you mean '\(guess)'?)" }
+    printError("fmeval: error: \(message); run 'fmeval --help' for the list")
+    exit(ExitCode.invalidInput)
+}
+if rest.contains("--help") || rest.contains("-h") {
+    print(command.help)
+    exit(ExitCode.ok)
+}
+do {
+    exit(try command.run(rest))
+} catch let error as CLIError {
+    printError("fmeval: error: \(error.message)")
+    exit(error.exitCode)
+} catch {
+    printError("fmeval: error: \(error)")
+    exit(ExitCode.invalidInput)
+}
