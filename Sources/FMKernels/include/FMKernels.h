@@ -1,2 +1,78 @@
 // FMKernels: innermost quantized dot-product kernels with run-time CPU dispatch.
+//
+// Weights stay in ggml's block layouts (Q4_1: f16 d, f16 m, 16 nibble bytes; Q8_0: f16 d, 32 int8).
+// Activations are quantized per 32-element block into a struct-of-arrays row: `qs` (n int8),
+// `d` (n/32 scales, already rounded to f16 and widened) and, for Q8_1, `s` (n/32 values d*sum(qs),
+// rounded through f16). This is llama.cpp's numerics: integer block dot products, F32 accumulation.
 #pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Elements per quantization block.
+#define FMK_BLOCK 32
+
+/// Kernel implementation levels, from most portable to fastest.
+typedef enum {
+    FMK_LEVEL_PORTABLE = 0,
+    FMK_LEVEL_AVX2 = 1,
+    FMK_LEVEL_AVX512VNNI = 2,
+} fmk_level;
+
+/// The fastest level this CPU supports.
+int fmk_detected_level(void);
+/// The level kernels currently use.
+int fmk_active_level(void);
+/// Selects a level (clamped to the detected one); returns the level now in effect.
+int fmk_set_level(int level);
+/// A short name for a level ("portable", "avx2", "avx512-vnni").
+const char *fmk_level_name(int level);
+
+/// IEEE half (bits) to float.
+float fmk_f16_to_f32(uint16_t h);
+/// Float to IEEE half bits, rounding to nearest even.
+uint16_t fmk_f32_to_f16(float f);
+/// Converts `n` floats to halves.
+void fmk_f32_to_f16_row(const float *x, uint16_t *y, int n);
+
+/// Quantizes `n` floats (a multiple of 32) to Q8_1 blocks: qs[n], d[n/32], s[n/32].
+void fmk_quantize_q8_1(const float *x, int n, int8_t *qs, float *d, float *s);
+/// Quantizes `n` floats (a multiple of 32) to Q8_0 blocks: qs[n], d[n/32].
+void fmk_quantize_q8_0(const float *x, int n, int8_t *qs, float *d);
+
+/// out[r] = row r of Q4_1 matrix `w` (rows of `n` elements) · Q8_1 activations, for r in [row0, row1).
+void fmk_matvec_q4_1(const void *w, int n, int row0, int row1,
+                     const int8_t *xq, const float *xd, const float *xs, float *out);
+/// Batched: out[t*out_stride + r] = row r · token t, for `ntok` tokens stored consecutively
+/// (token t at xq + t*n, xd + t*n/32, xs + t*n/32).
+void fmk_matmul_q4_1(const void *w, int n, int row0, int row1,
+                     const int8_t *xq, const float *xd, const float *xs,
+                     int ntok, float *out, size_t out_stride);
+
+/// out[r] = row r of Q8_0 matrix `w` · Q8_0 activations, for r in [row0, row1). When `mask` is not
+/// NULL, rows whose bit (mask[r/32] >> (r%32)) & 1 is 0 are skipped and get -infinity.
+void fmk_matvec_q8_0(const void *w, int n, int row0, int row1,
+                     const int8_t *xq, const float *xd, const uint32_t *mask, float *out);
+/// Batched Q8_0 × Q8_0, layout as `fmk_matmul_q4_1`.
+void fmk_matmul_q8_0(const void *w, int n, int row0, int row1,
+                     const int8_t *xq, const float *xd,
+                     int ntok, float *out, size_t out_stride);
+
+/// Dot product of two half vectors, accumulated in float.
+float fmk_dot_f16(const uint16_t *a, const uint16_t *b, int n);
+/// y[i] += a * x[i] for a half vector x.
+void fmk_axpy_f16(float a, const uint16_t *x, float *y, int n);
+
+/// One attention head over `npos` cached positions with half keys/values:
+/// scores[t] = scale * q·k_t, softmax, out = Σ softmax_t v_t. `q` is a half vector of `dim`;
+/// key t is at k + t*k_stride, value t at v + t*v_stride; `scores` has room for `npos` floats.
+void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
+                    const uint16_t *v, size_t v_stride, int npos, int dim, float scale,
+                    float *scores, float *out);
+
+#ifdef __cplusplus
+}
+#endif

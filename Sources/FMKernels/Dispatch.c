@@ -1,0 +1,189 @@
+// Run-time CPU dispatch, half-float conversion and activation quantization.
+#include "Internal.h"
+#include <math.h>
+#include <string.h>
+
+int fmk_level_current = -1;
+
+int fmk_detected_level(void) {
+#ifdef FMK_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx2") &&
+        __builtin_cpu_supports("fma")) {
+        return FMK_LEVEL_AVX512VNNI;
+    }
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return FMK_LEVEL_AVX2;
+#endif
+    return FMK_LEVEL_PORTABLE;
+}
+
+int fmk_active_level(void) {
+    if (fmk_level_current < 0) fmk_level_current = fmk_detected_level();
+    return fmk_level_current;
+}
+
+int fmk_set_level(int level) {
+    int detected = fmk_detected_level();
+    if (level < FMK_LEVEL_PORTABLE) level = FMK_LEVEL_PORTABLE;
+    fmk_level_current = level > detected ? detected : level;
+    return fmk_level_current;
+}
+
+const char *fmk_level_name(int level) {
+    switch (level) {
+    case FMK_LEVEL_AVX2: return "avx2";
+    case FMK_LEVEL_AVX512VNNI: return "avx512-vnni";
+    default: return "portable";
+    }
+}
+
+float fmk_f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+    uint32_t exponent = (h >> 10) & 0x1F;
+    uint32_t mantissa = h & 0x3FF;
+    uint32_t bits;
+    if (exponent == 0x1F) {
+        bits = sign | 0x7F800000u | (mantissa << 13);
+    } else if (exponent != 0) {
+        bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+    } else if (mantissa == 0) {
+        bits = sign;
+    } else {
+        float value = (float)mantissa * 0x1p-24f;
+        memcpy(&bits, &value, 4);
+        bits |= sign;
+    }
+    float result;
+    memcpy(&result, &bits, 4);
+    return result;
+}
+
+uint16_t fmk_f32_to_f16(float f) {
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    uint16_t sign = (uint16_t)((bits >> 16) & 0x8000);
+    uint32_t magnitude = bits & 0x7FFFFFFFu;
+    if (magnitude >= 0x7F800000u) {
+        return sign | 0x7C00 | (magnitude > 0x7F800000u ? 0x200 : 0);
+    }
+    if (magnitude >= 0x477FF000u) return sign | 0x7C00; // rounds to infinity
+    if (magnitude < 0x38800000u) {
+        // Subnormal half (or zero): scale into the integer mantissa, rounding to nearest even.
+        float absolute;
+        memcpy(&absolute, &magnitude, 4);
+        return sign | (uint16_t)nearbyintf(absolute * 0x1p24f);
+    }
+    uint32_t rounded = magnitude + 0xFFFu + ((magnitude >> 13) & 1u);
+    return sign | (uint16_t)((rounded - 0x38000000u) >> 13);
+}
+
+#ifdef FMK_X86
+FMK_AVX2 static void f32_to_f16_row_f16c(const float *x, uint16_t *y, int n) {
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT);
+        _mm_storeu_si128((__m128i *)(y + i), h);
+    }
+    for (; i < n; i++) y[i] = fmk_f32_to_f16(x[i]);
+}
+#endif
+
+void fmk_f32_to_f16_row(const float *x, uint16_t *y, int n) {
+#ifdef FMK_X86
+    if (fmk_active_level() >= FMK_LEVEL_AVX2) { f32_to_f16_row_f16c(x, y, n); return; }
+#endif
+    for (int i = 0; i < n; i++) y[i] = fmk_f32_to_f16(x[i]);
+}
+
+/// Quantizes one block as llama.cpp's x86 path does: d = amax/127 (stored as f16),
+/// q = round-half-even(x * 127/amax); returns the integer sum of the quants.
+static int quantize_block(const float *x, int8_t *q, float *d) {
+    float amax = 0.0f;
+    for (int j = 0; j < FMK_BLOCK; j++) {
+        float a = fabsf(x[j]);
+        if (a > amax) amax = a;
+    }
+    float scale = amax / 127.0f;
+    float inverse = amax != 0.0f ? 127.0f / amax : 0.0f;
+    int sum = 0;
+    for (int j = 0; j < FMK_BLOCK; j++) {
+        int v = (int)nearbyintf(x[j] * inverse);
+        q[j] = (int8_t)v;
+        sum += v;
+    }
+    *d = scale;
+    return sum;
+}
+
+void fmk_quantize_q8_1(const float *x, int n, int8_t *qs, float *d, float *s) {
+    for (int b = 0; b < n / FMK_BLOCK; b++) {
+        float scale;
+        int sum = quantize_block(x + b * FMK_BLOCK, qs + b * FMK_BLOCK, &scale);
+        d[b] = fmk_f16_to_f32(fmk_f32_to_f16(scale));
+        s[b] = fmk_f16_to_f32(fmk_f32_to_f16(scale * (float)sum));
+    }
+}
+
+void fmk_quantize_q8_0(const float *x, int n, int8_t *qs, float *d) {
+    for (int b = 0; b < n / FMK_BLOCK; b++) {
+        float scale;
+        quantize_block(x + b * FMK_BLOCK, qs + b * FMK_BLOCK, &scale);
+        d[b] = fmk_f16_to_f32(fmk_f32_to_f16(scale));
+    }
+}
+
+void fmk_matvec_q4_1(const void *w, int n, int row0, int row1,
+                     const int8_t *xq, const float *xd, const float *xs, float *out) {
+    int level = fmk_active_level();
+#ifdef FMK_X86
+    if (level >= FMK_LEVEL_AVX2) {
+        fmk_matvec_q4_1_x86(level == FMK_LEVEL_AVX512VNNI, w, n, row0, row1, xq, xd, xs, out);
+        return;
+    }
+#endif
+    (void)level;
+    fmk_matvec_q4_1_portable(w, n, row0, row1, xq, xd, xs, out);
+}
+
+void fmk_matmul_q4_1(const void *w, int n, int row0, int row1,
+                     const int8_t *xq, const float *xd, const float *xs,
+                     int ntok, float *out, size_t out_stride) {
+    int level = fmk_active_level();
+#ifdef FMK_X86
+    if (level >= FMK_LEVEL_AVX2) {
+        fmk_matmul_q4_1_x86(level == FMK_LEVEL_AVX512VNNI, w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
+        return;
+    }
+#endif
+    (void)level;
+    fmk_matmul_q4_1_portable(w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
+}
+
+void fmk_matvec_q8_0(const void *w, int n, int row0, int row1,
+                     const int8_t *xq, const float *xd, const uint32_t *mask, float *out) {
+    int level = fmk_active_level();
+#ifdef FMK_X86
+    if (level >= FMK_LEVEL_AVX2) {
+        fmk_matvec_q8_0_x86(level == FMK_LEVEL_AVX512VNNI, w, n, row0, row1, xq, xd, mask, out);
+        return;
+    }
+#endif
+    (void)level;
+    fmk_matvec_q8_0_portable(w, n, row0, row1, xq, xd, mask, out);
+}
+
+void fmk_matmul_q8_0(const void *w, int n, int row0, int row1,
+                     const int8_t *xq, const float *xd,
+                     int ntok, float *out, size_t out_stride) {
+    int level = fmk_active_level();
+#ifdef FMK_X86
+    if (level >= FMK_LEVEL_AVX2) {
+        fmk_matmul_q8_0_x86(level == FMK_LEVEL_AVX512VNNI, w, n, row0, row1, xq, xd, ntok, out, out_stride);
+        return;
+    }
+#endif
+    (void)level;
+    fmk_matmul_q8_0_portable(w, n, row0, row1, xq, xd, ntok, out, out_stride);
+}

@@ -1,0 +1,221 @@
+import FMKernels
+import Foundation
+import Testing
+
+/// A small deterministic generator so kernel tests are reproducible.
+struct TestRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        var z = state
+        z = (z ^ (z >> 33)) &* 0xFF51_AFD7_ED55_8CCD
+        return z ^ (z >> 29)
+    }
+    /// Uniform in [-1, 1).
+    mutating func signed() -> Float { Float(next() >> 40) / Float(1 << 23) - 1 }
+    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 32) }
+}
+
+/// Random Q4_1 rows in ggml's block layout.
+func randomQ4_1(rows: Int, cols: Int, random: inout TestRandom) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for _ in 0..<(rows * cols / 32) {
+        let d = Float16(0.01 + abs(random.signed()) * 0.05), m = Float16(random.signed() * 0.2)
+        withUnsafeBytes(of: d.bitPattern.littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: m.bitPattern.littleEndian) { bytes += $0 }
+        for _ in 0..<16 { bytes.append(random.byte()) }
+    }
+    return bytes
+}
+
+/// Random Q8_0 rows in ggml's block layout (quants in -127...127).
+func randomQ8_0(rows: Int, cols: Int, random: inout TestRandom) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for _ in 0..<(rows * cols / 32) {
+        let d = Float16(0.001 + abs(random.signed()) * 0.01)
+        withUnsafeBytes(of: d.bitPattern.littleEndian) { bytes += $0 }
+        for _ in 0..<32 { bytes.append(UInt8(bitPattern: Int8(Int(random.next() % 255) - 127))) }
+    }
+    return bytes
+}
+
+/// Q8 activations quantized by the kernel library.
+struct QuantizedRows {
+    var qs: [Int8], d: [Float], s: [Float]
+    init(_ x: [Float]) {
+        qs = [Int8](repeating: 0, count: x.count)
+        d = [Float](repeating: 0, count: x.count / 32)
+        s = d
+        fmk_quantize_q8_1(x, Int32(x.count), &qs, &d, &s)
+    }
+}
+
+func half(_ bytes: [UInt8], _ offset: Int) -> Float {
+    Float(Float16(bitPattern: UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8))
+}
+
+/// Scalar reference: Σ_b d_w d_x Σ q_w q_x + m_w s_x, in Double.
+func referenceQ4_1(_ w: [UInt8], row: Int, cols: Int, _ x: QuantizedRows, token: Int) -> Double {
+    var sum = 0.0
+    for b in 0..<(cols / 32) {
+        let base = (row * cols / 32 + b) * 20
+        var dot = 0
+        for j in 0..<16 {
+            let byte = w[base + 4 + j]
+            dot += Int(byte & 0x0F) * Int(x.qs[token * cols + b * 32 + j])
+            dot += Int(byte >> 4) * Int(x.qs[token * cols + b * 32 + j + 16])
+        }
+        let xb = token * cols / 32 + b
+        sum += Double(half(w, base)) * Double(x.d[xb]) * Double(dot) + Double(half(w, base + 2)) * Double(x.s[xb])
+    }
+    return sum
+}
+
+func referenceQ8_0(_ w: [UInt8], row: Int, cols: Int, _ x: QuantizedRows, token: Int) -> Double {
+    var sum = 0.0
+    for b in 0..<(cols / 32) {
+        let base = (row * cols / 32 + b) * 34
+        var dot = 0
+        for j in 0..<32 { dot += Int(Int8(bitPattern: w[base + 2 + j])) * Int(x.qs[token * cols + b * 32 + j]) }
+        sum += Double(half(w, base)) * Double(x.d[token * cols / 32 + b]) * Double(dot)
+    }
+    return sum
+}
+
+/// Every level this CPU can run, portable first.
+var supportedLevels: [Int32] { Array(0...fmk_detected_level()) }
+
+func nearlyEqual(_ a: Float, _ b: Double, tolerance: Double = 1e-4) -> Bool {
+    abs(Double(a) - b) <= tolerance * max(1, abs(b))
+}
+
+@Suite(.serialized) struct KernelTests {
+    @Test func halfConversionMatchesSwiftFloat16() {
+        var random = TestRandom(seed: 1)
+        var values: [Float] = [0, -0, 1, -2.5, 65504, 65520, 1e-8, 6.1e-5, 5.96e-8, 3e-7, .infinity, -.infinity]
+        for _ in 0..<2000 { values.append(random.signed() * Float(1 << (random.next() % 20)) / 1024) }
+        for value in values {
+            let bits = fmk_f32_to_f16(value)
+            #expect(bits == Float16(value).bitPattern, "f32→f16 of \(value)")
+            #expect(fmk_f16_to_f32(bits) == Float(Float16(bitPattern: bits)), "f16→f32 of \(value)")
+        }
+        for level in supportedLevels {
+            fmk_set_level(level)
+            var row = [UInt16](repeating: 0, count: values.count)
+            fmk_f32_to_f16_row(values, &row, Int32(values.count))
+            #expect(row == values.map { Float16($0).bitPattern }, "row conversion at \(String(cString: fmk_level_name(level)))")
+        }
+        fmk_set_level(fmk_detected_level())
+    }
+
+    @Test func quantizationFollowsLlamaCppRounding() {
+        var x = [Float](repeating: 0, count: 64)
+        for i in 0..<32 { x[i] = Float(i - 16) / 4 }   // amax 4: d = 4/127, q = round-half-even(x·127/4)
+        let q = QuantizedRows(x)
+        #expect(q.d[0] == Float(Float16(Float(4) / 127)))
+        #expect(q.qs[0] == -127 && q.qs[31] == Int8((Float(15) / 4 * (127 / Float(4))).rounded(.toNearestOrEven)))
+        #expect(q.d[1] == 0 && q.s[1] == 0 && !q.qs[32..<64].contains { $0 != 0 })
+        let sum = q.qs[0..<32].reduce(0) { $0 + Int($1) }
+        #expect(q.s[0] == Float(Float16(Float(4) / 127 * Float(sum))))
+    }
+
+    @Test(arguments: [32, 576, 1536])
+    func q4_1MatvecAndMatmulMatchScalarReference(cols: Int) {
+        var random = TestRandom(seed: UInt64(cols))
+        let rows = 37, tokens = 7
+        let w = randomQ4_1(rows: rows, cols: cols, random: &random)
+        let x = QuantizedRows((0..<(tokens * cols)).map { _ in random.signed() * 3 })
+        for level in supportedLevels {
+            fmk_set_level(level)
+            let name = String(cString: fmk_level_name(level))
+            var out = [Float](repeating: .nan, count: rows)
+            fmk_matvec_q4_1(w, Int32(cols), 3, Int32(rows), x.qs, x.d, x.s, &out)
+            #expect(out[0..<3].allSatisfy { $0.isNaN }, "rows outside the range stay untouched (\(name))")
+            for r in 3..<rows { #expect(nearlyEqual(out[r], referenceQ4_1(w, row: r, cols: cols, x, token: 0)), "\(name) row \(r)") }
+            var batch = [Float](repeating: .nan, count: tokens * (rows + 1))
+            fmk_matmul_q4_1(w, Int32(cols), 0, Int32(rows), x.qs, x.d, x.s, Int32(tokens), &batch, rows + 1)
+            for t in 0..<tokens {
+                for r in 0..<rows {
+                    #expect(nearlyEqual(batch[t * (rows + 1) + r], referenceQ4_1(w, row: r, cols: cols, x, token: t)), "\(name) token \(t) row \(r)")
+                }
+            }
+        }
+        fmk_set_level(fmk_detected_level())
+    }
+
+    @Test(arguments: [64, 576])
+    func q8_0MatvecMaskAndMatmulMatchScalarReference(cols: Int) {
+        var random = TestRandom(seed: UInt64(cols) + 7)
+        let rows = 70, tokens = 6
+        let w = randomQ8_0(rows: rows, cols: cols, random: &random)
+        let x = QuantizedRows((0..<(tokens * cols)).map { _ in random.signed() })
+        var mask = [UInt32](repeating: 0, count: 3)
+        let allowed = Set([0, 5, 31, 32, 69])
+        for r in allowed { mask[r / 32] |= 1 << UInt32(r % 32) }
+        for level in supportedLevels {
+            fmk_set_level(level)
+            let name = String(cString: fmk_level_name(level))
+            var out = [Float](repeating: 0, count: rows)
+            fmk_matvec_q8_0(w, Int32(cols), 0, Int32(rows), x.qs, x.d, nil, &out)
+            for r in 0..<rows { #expect(nearlyEqual(out[r], referenceQ8_0(w, row: r, cols: cols, x, token: 0)), "\(name) row \(r)") }
+            var masked = [Float](repeating: 0, count: rows)
+            fmk_matvec_q8_0(w, Int32(cols), 0, Int32(rows), x.qs, x.d, mask, &masked)
+            for r in 0..<rows { #expect(allowed.contains(r) ? masked[r] == out[r] : masked[r] == -.infinity, "\(name) masked row \(r)") }
+            var batch = [Float](repeating: 0, count: tokens * rows)
+            fmk_matmul_q8_0(w, Int32(cols), 0, Int32(rows), x.qs, x.d, Int32(tokens), &batch, rows)
+            for t in 0..<tokens {
+                for r in 0..<rows {
+                    #expect(nearlyEqual(batch[t * rows + r], referenceQ8_0(w, row: r, cols: cols, x, token: t)), "\(name) token \(t) row \(r)")
+                }
+            }
+        }
+        fmk_set_level(fmk_detected_level())
+    }
+
+    @Test func quantizedDotApproximatesFloatDot() {
+        var random = TestRandom(seed: 99)
+        let cols = 576
+        let w = randomQ4_1(rows: 1, cols: cols, random: &random)
+        let xs = (0..<cols).map { _ in random.signed() }
+        let x = QuantizedRows(xs)
+        var exact = 0.0
+        for b in 0..<(cols / 32) {
+            for j in 0..<32 {
+                let byte = w[b * 20 + 4 + j % 16]
+                let q = j < 16 ? byte & 0x0F : byte >> 4
+                exact += Double(half(w, b * 20) * Float(q) + half(w, b * 20 + 2)) * Double(xs[b * 32 + j])
+            }
+        }
+        var out: Float = 0
+        fmk_matvec_q4_1(w, Int32(cols), 0, 1, x.qs, x.d, x.s, &out)
+        #expect(abs(Double(out) - exact) < 0.02 * max(1, abs(exact)), "quantized \(out) vs float \(exact)")
+    }
+
+    @Test func halfAttentionMatchesSoftmaxReference() {
+        var random = TestRandom(seed: 5)
+        let dim = 64, positions = 13, stride = 192
+        let q = (0..<dim).map { _ in Float16(random.signed()) }
+        let k = (0..<(positions * stride)).map { _ in Float16(random.signed()) }
+        let v = (0..<(positions * stride)).map { _ in Float16(random.signed()) }
+        let scale: Float = 0.125
+        var scores = (0..<positions).map { t in
+            Double(scale) * (0..<dim).reduce(0.0) { $0 + Double(q[$1]) * Double(k[t * stride + $1]) }
+        }
+        let top = scores.max()!
+        scores = scores.map { exp($0 - top) }
+        let total = scores.reduce(0, +)
+        for level in supportedLevels {
+            fmk_set_level(level)
+            var scratch = [Float](repeating: 0, count: positions), out = [Float](repeating: 0, count: dim)
+            fmk_attend_f16(q.map(\.bitPattern), k.map(\.bitPattern), stride, v.map(\.bitPattern), stride,
+                           Int32(positions), Int32(dim), scale, &scratch, &out)
+            for i in 0..<dim {
+                let expected = (0..<positions).reduce(0.0) { $0 + scores[$1] / total * Double(v[$1 * stride + i]) }
+                #expect(nearlyEqual(out[i], expected, tolerance: 1e-5), "level \(level) element \(i)")
+            }
+        }
+        fmk_set_level(fmk_detected_level())
+    }
+}
+
