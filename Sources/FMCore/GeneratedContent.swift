@@ -1,0 +1,179 @@
+/// A JSON value as Foundation Models generates it: the one JSON value type of fmeval.
+///
+/// Structures keep their keys in order; numbers are `Double`; equality and hashing are by value
+/// (key order and `isComplete` do not take part), so two encodings of the same JSON compare equal.
+public struct GeneratedContent: Sendable, CustomStringConvertible {
+    /// The kinds of JSON value.
+    public enum Kind: Sendable {
+        /// JSON `null`.
+        case null
+        /// JSON `true` or `false`.
+        case bool(Bool)
+        /// A JSON number.
+        case number(Double)
+        /// A JSON string.
+        case string(String)
+        /// A JSON array.
+        case array([GeneratedContent])
+        /// A JSON object: its members, and the order of their keys.
+        case structure(properties: [String: GeneratedContent], orderedKeys: [String])
+    }
+
+    /// What this value is.
+    public var kind: Kind
+    /// False for a value cut off mid-stream (see `partial(json:)`): it, or a value inside it, may still grow.
+    public var isComplete: Bool
+
+    /// A value of `kind`, complete unless said otherwise.
+    public init(kind: Kind, isComplete: Bool = true) {
+        self.kind = kind
+        self.isComplete = isComplete
+    }
+
+    /// A structure with members in the given order (a later duplicate key replaces an earlier one in place).
+    public init(properties: [(String, GeneratedContent)], isComplete: Bool = true) {
+        var values: [String: GeneratedContent] = [:]
+        var keys: [String] = []
+        for (key, value) in properties {
+            if values.updateValue(value, forKey: key) == nil { keys.append(key) }
+        }
+        self.init(kind: .structure(properties: values, orderedKeys: keys), isComplete: isComplete)
+    }
+
+    /// A string value.
+    public init(_ string: String) { self.init(kind: .string(string)) }
+    /// A number value.
+    public init(_ number: Double) { self.init(kind: .number(number)) }
+    /// An integer value (stored as a `Double`).
+    public init(_ number: Int) { self.init(kind: .number(Double(number))) }
+    /// A boolean value.
+    public init(_ bool: Bool) { self.init(kind: .bool(bool)) }
+    /// An array value.
+    public init(_ elements: [GeneratedContent]) { self.init(kind: .array(elements)) }
+
+    /// JSON `null`.
+    public static let null = GeneratedContent(kind: .null)
+
+    /// The string, when this is a string.
+    public var stringValue: String? {
+        if case .string(let value) = kind { return value }
+        return nil
+    }
+
+    /// The number, when this is a number.
+    public var numberValue: Double? {
+        if case .number(let value) = kind { return value }
+        return nil
+    }
+
+    /// The number as an `Int`, when this is an integral number that fits.
+    public var intValue: Int? {
+        guard let value = numberValue, value.rounded() == value, abs(value) < 9.2e18 else { return nil }
+        return Int(value)
+    }
+
+    /// The boolean, when this is a boolean.
+    public var boolValue: Bool? {
+        if case .bool(let value) = kind { return value }
+        return nil
+    }
+
+    /// The elements, when this is an array.
+    public var arrayValue: [GeneratedContent]? {
+        if case .array(let value) = kind { return value }
+        return nil
+    }
+
+    /// The members in key order, when this is a structure.
+    public var orderedProperties: [(key: String, value: GeneratedContent)]? {
+        guard case .structure(let properties, let keys) = kind else { return nil }
+        return keys.compactMap { key in properties[key].map { (key, $0) } }
+    }
+
+    /// True for JSON `null`.
+    public var isNull: Bool {
+        if case .null = kind { return true }
+        return false
+    }
+
+    /// The member named `key`, when this is a structure that has it.
+    public subscript(key: String) -> GeneratedContent? {
+        guard case .structure(let properties, _) = kind else { return nil }
+        return properties[key]
+    }
+
+    /// The JSON type name of this value: `null`, `boolean`, `number`, `string`, `array` or `object`.
+    public var typeName: String {
+        switch kind {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .structure: return "object"
+        }
+    }
+
+    /// The compact JSON text of this value.
+    public var description: String { jsonString }
+}
+
+extension GeneratedContent.Kind: Equatable {
+    /// Value equality: structures compare their members, not their key order.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.structure(let a, _), .structure(let b, _)): return a == b
+        default: return false
+        }
+    }
+}
+
+extension GeneratedContent.Kind: Hashable {
+    /// Hashes by value, consistently with `==` (structure members in sorted key order).
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .number(let value): hasher.combine(2); hasher.combine(value)
+        case .string(let value): hasher.combine(3); hasher.combine(value)
+        case .array(let values): hasher.combine(4); hasher.combine(values)
+        case .structure(let properties, _):
+            hasher.combine(5)
+            for key in properties.keys.sorted() {
+                hasher.combine(key)
+                hasher.combine(properties[key])
+            }
+        }
+    }
+}
+
+extension GeneratedContent: Hashable {
+    /// Value equality of the JSON values (key order and completeness do not count).
+    public static func == (lhs: GeneratedContent, rhs: GeneratedContent) -> Bool { lhs.kind == rhs.kind }
+
+    /// Hashes the JSON value, consistently with `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+}
+
+extension GeneratedContent: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+    /// A string from a literal.
+    public init(stringLiteral value: String) { self.init(value) }
+    /// A number from an integer literal.
+    public init(integerLiteral value: Int) { self.init(value) }
+    /// A number from a floating-point literal.
+    public init(floatLiteral value: Double) { self.init(value) }
+    /// A boolean from a literal.
+    public init(booleanLiteral value: Bool) { self.init(value) }
+    /// An array from a literal.
+    public init(arrayLiteral elements: GeneratedContent...) { self.init(elements) }
+    /// A structure from a literal, keys in the literal's order.
+    public init(dictionaryLiteral elements: (String, GeneratedContent)...) { self.init(properties: elements) }
+    /// `null` from the `nil` literal.
+    public init(nilLiteral: ()) { self.init(kind: .null) }
+}

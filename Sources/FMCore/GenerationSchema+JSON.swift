@@ -1,0 +1,218 @@
+extension GenerationSchema {
+    /// Parses schema JSON text. Throws `GeneratedContent.ParsingError` (line:column) for malformed JSON,
+    /// `JSONFormatError` (JSON path) for a wrong shape, and `SchemaError` for an unusable schema.
+    public init(json: String) throws {
+        try self.init(content: try GeneratedContent(json: json))
+    }
+
+    /// Reads a schema from its JSON value; errors name the JSON path.
+    public init(content: GeneratedContent) throws {
+        let reader = try ObjectReader(content, at: "", what: "a generation schema")
+        var definitions: [Definition] = []
+        if let defs = reader.optional("$defs") {
+            let defsPath = reader.path("$defs")
+            guard let members = defs.orderedProperties else {
+                throw JSONFormatError(path: defsPath, message: "expected $defs as an object mapping type names to schemas, found \(defs.typeName)")
+            }
+            for member in members {
+                definitions.append(Definition(name: member.key, node: try SchemaNodeDecoder.node(member.value, at: jsonPointer(defsPath, member.key))))
+            }
+        }
+        let root = try SchemaNodeDecoder.node(content, at: "", isRoot: true)
+        try self.init(root: root, definitions: definitions)
+    }
+
+    /// Reads a schema embedded in a larger document at the JSON pointer `path`; errors carry the full path.
+    public init(content: GeneratedContent, at path: String) throws {
+        do {
+            try self.init(content: content)
+        } catch let error as JSONFormatError {
+            throw JSONFormatError(path: path + error.path, message: error.message)
+        } catch let error as SchemaError {
+            throw error.rebased(under: path)
+        }
+    }
+
+    /// The schema's JSON value in Apple's dialect (`$defs` on the root when there are definitions).
+    public var content: GeneratedContent {
+        var members = SchemaNodeEncoder.members(of: root)
+        if !definitions.isEmpty {
+            members.append(("$defs", GeneratedContent(properties: definitions.map { ($0.name, SchemaNodeEncoder.content(of: $0.node)) })))
+        }
+        return GeneratedContent(properties: members)
+    }
+
+    /// Compact JSON text of the schema.
+    public var jsonString: String { content.jsonString }
+}
+
+extension GenerationSchema: Codable {
+    /// Decodes the schema from Apple's JSON dialect.
+    public init(from decoder: Decoder) throws {
+        let content = try GeneratedContent(from: decoder)
+        do {
+            try self.init(content: content)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "invalid generation schema: \(error)", underlyingError: error))
+        }
+    }
+
+    /// Encodes the schema in Apple's JSON dialect.
+    public func encode(to encoder: Encoder) throws {
+        try content.encode(to: encoder)
+    }
+}
+
+/// Turns one schema JSON object into a `GenerationSchema.Node`.
+enum SchemaNodeDecoder {
+    static let annotationKeys = ["title", "description"]
+    static let keysByType: [String: [String]] = [
+        "object": ["properties", "x-order", "required", "additionalProperties"],
+        "string": ["enum", "pattern"],
+        "integer": ["minimum", "maximum"],
+        "number": ["minimum", "maximum"],
+        "boolean": [],
+        "null": [],
+        "array": ["items", "minItems", "maxItems"],
+    ]
+
+    static func node(_ content: GeneratedContent, at path: String, isRoot: Bool = false) throws -> GenerationSchema.Node {
+        let reader = try ObjectReader(content, at: path, what: "a schema")
+        let title = try reader.optionalString("title", "the title")
+        let description = try reader.optionalString("description", "the description")
+        let rootKeys = isRoot ? ["$defs"] : []
+        if let reference = reader.optional("$ref") {
+            try reader.rejectUnknownKeys(["$ref"] + annotationKeys + rootKeys, in: "a $ref schema")
+            let text = try ObjectReader.string(reference, at: reader.path("$ref"), "the $ref")
+            return GenerationSchema.Node(.reference(try referenceName(text, at: reader.path("$ref"))), title: title, description: description)
+        }
+        if let choices = try reader.optionalArray("anyOf", "the anyOf choices") {
+            try reader.rejectUnknownKeys(["anyOf"] + annotationKeys + rootKeys, in: "an anyOf schema")
+            let nodes = try choices.enumerated().map { try node($0.element, at: jsonPointer(reader.path("anyOf"), String($0.offset))) }
+            return GenerationSchema.Node(.anyOf(nodes), title: title, description: description)
+        }
+        let type = try reader.string("type", "the JSON type: object, string, integer, number, boolean, null or array; or use $ref or anyOf")
+        guard let typeKeys = keysByType[type] else {
+            throw JSONFormatError(path: reader.path("type"), message: "unknown type \"\(type)\"; use object, string, integer, number, boolean, null or array")
+        }
+        try reader.rejectUnknownKeys(["type"] + typeKeys + annotationKeys + rootKeys, in: "a schema of type \(type)")
+        let kind: GenerationSchema.Kind
+        switch type {
+        case "object": kind = .object(try object(reader))
+        case "string":
+            var choices: [String]?
+            if let values = try reader.optionalArray("enum", "the enum values") {
+                choices = try values.enumerated().map {
+                    try ObjectReader.string($0.element, at: jsonPointer(reader.path("enum"), String($0.offset)), "an enum value")
+                }
+            }
+            kind = .string(.init(choices: choices, pattern: try reader.optionalString("pattern", "the pattern")))
+        case "integer", "number":
+            let bounds = GenerationSchema.NumberBounds(minimum: try reader.optionalNumber("minimum", "the minimum"),
+                                                       maximum: try reader.optionalNumber("maximum", "the maximum"))
+            kind = type == "integer" ? .integer(bounds) : .number(bounds)
+        case "boolean": kind = .boolean
+        case "null": kind = .null
+        default:
+            let items = try reader.required("items", "the schema of the array's elements")
+            kind = .array(.init(items: try node(items, at: reader.path("items")),
+                                minItems: try reader.optionalCount("minItems", "minItems"),
+                                maxItems: try reader.optionalCount("maxItems", "maxItems")))
+        }
+        return GenerationSchema.Node(kind, title: title, description: description)
+    }
+
+    static func referenceName(_ text: String, at path: String) throws -> String {
+        if text == "#" { return "#" }
+        let prefix = "#/$defs/"
+        guard text.hasPrefix(prefix), text.count > prefix.count else {
+            throw JSONFormatError(path: path, message: "unsupported $ref \"\(text)\"; write \"#\" for the root or \"#/$defs/NAME\"")
+        }
+        return unescapePointerToken(text.dropFirst(prefix.count))
+    }
+
+    static func object(_ reader: ObjectReader) throws -> GenerationSchema.ObjectSchema {
+        let propertiesPath = reader.path("properties")
+        var members: [(key: String, value: GeneratedContent)] = []
+        if let properties = reader.optional("properties") {
+            guard let ordered = properties.orderedProperties else {
+                throw JSONFormatError(path: propertiesPath, message: "expected properties as an object mapping names to schemas, found \(properties.typeName)")
+            }
+            members = ordered
+        }
+        var order = members.map(\.key)
+        if let xOrder = try reader.optionalArray("x-order", "the property order") {
+            let names = try xOrder.enumerated().map {
+                try ObjectReader.string($0.element, at: jsonPointer(reader.path("x-order"), String($0.offset)), "a property name")
+            }
+            var seen = Set<String>()
+            for (position, name) in names.enumerated() {
+                guard seen.insert(name).inserted else {
+                    throw SchemaError.duplicateProperty(schema: reader.optional("title")?.stringValue ?? "object",
+                                                        property: name, path: jsonPointer(reader.path("x-order"), String(position)))
+                }
+                guard members.contains(where: { $0.key == name }) else {
+                    throw JSONFormatError(path: jsonPointer(reader.path("x-order"), String(position)),
+                                          message: "x-order names \"\(name)\", which is not in properties; add it to properties or remove it")
+                }
+            }
+            order = names + order.filter { !seen.contains($0) }
+        }
+        var required = Set<String>()
+        if let names = try reader.optionalArray("required", "the required property names") {
+            for (position, value) in names.enumerated() {
+                let itemPath = jsonPointer(reader.path("required"), String(position))
+                let name = try ObjectReader.string(value, at: itemPath, "a property name")
+                guard members.contains(where: { $0.key == name }) else {
+                    throw JSONFormatError(path: itemPath, message: "required names \"\(name)\", which is not in properties; add it to properties or remove it")
+                }
+                required.insert(name)
+            }
+        }
+        let byName = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let properties = try order.map { name in
+            GenerationSchema.Property(name: name, node: try node(byName[name]!, at: jsonPointer(propertiesPath, name)),
+                                      isRequired: required.contains(name))
+        }
+        return .init(properties: properties, additionalProperties: try reader.optionalBool("additionalProperties", "additionalProperties"))
+    }
+}
+
+/// Turns a `GenerationSchema.Node` into its JSON value.
+enum SchemaNodeEncoder {
+    static func content(of node: GenerationSchema.Node) -> GeneratedContent {
+        GeneratedContent(properties: members(of: node))
+    }
+
+    static func members(of node: GenerationSchema.Node) -> [(String, GeneratedContent)] {
+        var members: [(String, GeneratedContent)] = []
+        if let title = node.title { members.append(("title", GeneratedContent(title))) }
+        if let description = node.description { members.append(("description", GeneratedContent(description))) }
+        if let type = node.typeName { members.append(("type", GeneratedContent(type))) }
+        switch node.kind {
+        case .object(let object):
+            members.append(("properties", GeneratedContent(properties: object.properties.map { ($0.name, content(of: $0.node)) })))
+            let required = object.requiredNames
+            if !required.isEmpty { members.append(("required", GeneratedContent(required.map { GeneratedContent($0) }))) }
+            members.append(("x-order", GeneratedContent(object.properties.map { GeneratedContent($0.name) })))
+            if let additional = object.additionalProperties { members.append(("additionalProperties", GeneratedContent(additional))) }
+        case .string(let string):
+            if let choices = string.choices { members.append(("enum", GeneratedContent(choices.map { GeneratedContent($0) }))) }
+            if let pattern = string.pattern { members.append(("pattern", GeneratedContent(pattern))) }
+        case .integer(let bounds), .number(let bounds):
+            if let minimum = bounds.minimum { members.append(("minimum", GeneratedContent(minimum))) }
+            if let maximum = bounds.maximum { members.append(("maximum", GeneratedContent(maximum))) }
+        case .array(let array):
+            members.append(("items", content(of: array.items)))
+            if let minimum = array.minItems { members.append(("minItems", GeneratedContent(minimum))) }
+            if let maximum = array.maxItems { members.append(("maxItems", GeneratedContent(maximum))) }
+        case .reference(let name):
+            members.append(("$ref", GeneratedContent(GenerationSchema.referenceString(name))))
+        case .anyOf(let choices):
+            members.append(("anyOf", GeneratedContent(choices.map { content(of: $0) })))
+        case .boolean, .null:
+            break
+        }
+        return members
+    }
+}

@@ -1,0 +1,199 @@
+/// One way an instance breaks its schema.
+public struct Violation: Hashable, Sendable {
+    /// The schema keyword that is broken.
+    public enum Keyword: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The value has the wrong JSON type (or a fraction where an integer is required).
+        case type
+        /// A string is not one of the allowed choices.
+        case `enum`
+        /// A required property is missing.
+        case required
+        /// A property the schema does not declare is present.
+        case additionalProperties
+        /// A number is below the minimum.
+        case minimum
+        /// A number is above the maximum.
+        case maximum
+        /// An array has too few elements.
+        case minItems
+        /// An array has too many elements.
+        case maxItems
+        /// A string does not match the pattern as a whole.
+        case pattern
+        /// A value matches none of the `anyOf` choices.
+        case anyOf
+    }
+
+    /// JSON pointer of the offending value in the instance (for `required`, of the missing property).
+    public var path: String
+    /// The keyword broken.
+    public var keyword: Keyword
+    /// What the schema asks for (a type name, the choices, a bound, a pattern, a property name).
+    public var expected: GeneratedContent
+    /// What the instance has.
+    public var actual: GeneratedContent
+    /// A sentence for people.
+    public var message: String
+
+    /// Creates a violation.
+    public init(path: String, keyword: Keyword, expected: GeneratedContent, actual: GeneratedContent, message: String) {
+        self.path = path
+        self.keyword = keyword
+        self.expected = expected
+        self.actual = actual
+        self.message = message
+    }
+
+    /// `{"path", "keyword", "expected", "actual", "message"}`.
+    public var content: GeneratedContent {
+        GeneratedContent(properties: [("path", GeneratedContent(path)), ("keyword", GeneratedContent(keyword.rawValue)),
+                                      ("expected", expected), ("actual", actual), ("message", GeneratedContent(message))])
+    }
+}
+
+extension Violation: Codable {
+    private enum CodingKeys: String, CodingKey { case path, keyword, expected, actual, message }
+}
+
+/// Checks generated content against a generation schema and reports every violation, not just the first.
+public enum SchemaValidator {
+    /// Every violation of `schema` in `instance`, in document order.
+    public static func violations(of instance: GeneratedContent, against schema: GenerationSchema) -> [Violation] {
+        var walker = ValidationWalk(schema: schema)
+        walker.check(instance, against: schema.root, at: "")
+        return walker.found
+    }
+
+    /// True when `instance` satisfies `schema`.
+    public static func isValid(_ instance: GeneratedContent, against schema: GenerationSchema) -> Bool {
+        violations(of: instance, against: schema).isEmpty
+    }
+}
+
+/// One validation pass: collects violations and caches compiled patterns.
+private struct ValidationWalk {
+    let schema: GenerationSchema
+    var found: [Violation] = []
+    var patterns: [String: Regex<AnyRegexOutput>?] = [:]
+
+    init(schema: GenerationSchema) { self.schema = schema }
+
+    mutating func report(_ path: String, _ keyword: Violation.Keyword, expected: GeneratedContent, actual: GeneratedContent, _ message: String) {
+        found.append(Violation(path: path, keyword: keyword, expected: expected, actual: actual,
+                               message: (path.isEmpty ? "the value" : path) + " " + message))
+    }
+
+    mutating func check(_ value: GeneratedContent, against node: GenerationSchema.Node, at path: String) {
+        guard let node = schema.resolve(node) else { return }
+        switch node.kind {
+        case .object(let object):
+            guard let members = value.orderedProperties else { return typeMismatch(value, "object", path) }
+            for property in object.properties {
+                if let member = value[property.name] {
+                    check(member, against: property.node, at: jsonPointer(path, property.name))
+                } else if property.isRequired {
+                    report(jsonPointer(path, property.name), .required, expected: GeneratedContent(property.name), actual: .null,
+                           "is missing; property '\(property.name)' is required")
+                }
+            }
+            if object.additionalProperties == false {
+                let allowed = object.properties.map(\.name)
+                for member in members where !allowed.contains(member.key) {
+                    report(jsonPointer(path, member.key), .additionalProperties, expected: GeneratedContent(allowed.map { GeneratedContent($0) }),
+                           actual: GeneratedContent(member.key), "is not allowed; the schema declares only \(allowed.isEmpty ? "no properties" : allowed.joined(separator: ", "))")
+                }
+            }
+        case .string(let string):
+            guard let text = value.stringValue else { return typeMismatch(value, "string", path) }
+            if let choices = string.choices, !choices.contains(text) {
+                report(path, .enum, expected: GeneratedContent(choices.map { GeneratedContent($0) }), actual: value,
+                       "is \(value.jsonString), which is not one of \(choices.map(GeneratedContent.quoted).joined(separator: ", "))")
+            }
+            if let pattern = string.pattern, let regex = compiled(pattern), (try? regex.wholeMatch(in: text)) ?? nil == nil {
+                report(path, .pattern, expected: GeneratedContent(pattern), actual: value,
+                       "is \(value.jsonString), which does not match the pattern \(GeneratedContent.quoted(pattern))")
+            }
+        case .integer(let bounds):
+            guard let number = value.numberValue else { return typeMismatch(value, "integer", path) }
+            guard number == number.rounded() else {
+                return report(path, .type, expected: "integer", actual: "number", "is \(value.jsonString), which is not an integer")
+            }
+            checkBounds(number, bounds, value, path)
+        case .number(let bounds):
+            guard let number = value.numberValue else { return typeMismatch(value, "number", path) }
+            checkBounds(number, bounds, value, path)
+        case .boolean:
+            if value.boolValue == nil { typeMismatch(value, "boolean", path) }
+        case .null:
+            if !value.isNull { typeMismatch(value, "null", path) }
+        case .array(let array):
+            guard let elements = value.arrayValue else { return typeMismatch(value, "array", path) }
+            if let minimum = array.minItems, elements.count < minimum {
+                report(path, .minItems, expected: GeneratedContent(minimum), actual: GeneratedContent(elements.count),
+                       "has \(elements.count) element\(elements.count == 1 ? "" : "s"); at least \(minimum) required")
+            }
+            if let maximum = array.maxItems, elements.count > maximum {
+                report(path, .maxItems, expected: GeneratedContent(maximum), actual: GeneratedContent(elements.count),
+                       "has \(elements.count) element\(elements.count == 1 ? "" : "s"); at most \(maximum) allowed")
+            }
+            for (position, element) in elements.enumerated() {
+                check(element, against: array.items, at: jsonPointer(path, String(position)))
+            }
+        case .anyOf(let choices):
+            checkAnyOf(value, choices, path)
+        case .reference:
+            break
+        }
+    }
+
+    mutating func checkAnyOf(_ value: GeneratedContent, _ choices: [GenerationSchema.Node], _ path: String) {
+        var closest: (index: Int, violations: [Violation])?
+        for (position, choice) in choices.enumerated() {
+            var inner = ValidationWalk(schema: schema)
+            inner.patterns = patterns
+            inner.check(value, against: choice, at: path)
+            patterns = inner.patterns
+            if inner.found.isEmpty { return }
+            if closest == nil || inner.found.count < closest!.violations.count { closest = (position, inner.found) }
+        }
+        let names = choices.map { GeneratedContent(choiceName($0)) }
+        var message = "matches none of the \(choices.count) anyOf choices"
+        if let closest, let first = closest.violations.first {
+            message += "; the closest, \(choiceName(choices[closest.index])), fails with: \(first.message)"
+        }
+        report(path, .anyOf, expected: GeneratedContent(names), actual: value, message)
+    }
+
+    func choiceName(_ node: GenerationSchema.Node) -> String {
+        if let title = node.title { return title }
+        if case .reference(let name) = node.kind { return name == "#" ? (schema.root.title ?? "the root") : name }
+        return schema.resolve(node)?.typeName ?? "a choice"
+    }
+
+    mutating func checkBounds(_ number: Double, _ bounds: GenerationSchema.NumberBounds, _ value: GeneratedContent, _ path: String) {
+        if let minimum = bounds.minimum, number < minimum {
+            report(path, .minimum, expected: GeneratedContent(minimum), actual: value,
+                   "is \(value.jsonString), below the minimum \(GeneratedContent.format(number: minimum))")
+        }
+        if let maximum = bounds.maximum, number > maximum {
+            report(path, .maximum, expected: GeneratedContent(maximum), actual: value,
+                   "is \(value.jsonString), above the maximum \(GeneratedContent.format(number: maximum))")
+        }
+    }
+
+    mutating func typeMismatch(_ value: GeneratedContent, _ expected: String, _ path: String) {
+        report(path, .type, expected: GeneratedContent(expected), actual: GeneratedContent(value.typeName),
+               "is \(value.typeName == "object" || value.typeName == "array" ? "an \(value.typeName)" : value.jsonString), not \(article(expected)) \(expected)")
+    }
+
+    func article(_ word: String) -> String {
+        ["a", "e", "i", "o", "u"].contains(word.first.map(String.init) ?? "") ? "an" : "a"
+    }
+
+    mutating func compiled(_ pattern: String) -> Regex<AnyRegexOutput>? {
+        if let cached = patterns[pattern] { return cached }
+        let regex = try? Regex(pattern)
+        patterns[pattern] = regex
+        return regex
+    }
+}

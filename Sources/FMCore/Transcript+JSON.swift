@@ -1,0 +1,194 @@
+extension Transcript {
+    /// The `type` Apple writes at the top of a transcript file.
+    public static let formatType = "FoundationModels.Transcript"
+    /// The format version this reader understands and writes.
+    public static let formatVersion = 1
+
+    /// Parses Apple's transcript JSON text. Throws `GeneratedContent.ParsingError` (line:column) for
+    /// malformed JSON and `JSONFormatError` (JSON path) for a missing field, an unknown role or segment type.
+    public init(json: String) throws {
+        try self.init(content: try GeneratedContent(json: json))
+    }
+
+    /// Reads Apple's transcript JSON value: `{"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": […]}}`.
+    public init(content: GeneratedContent) throws {
+        let top = try ObjectReader(content, at: "", what: "a transcript file")
+        try top.rejectUnknownKeys(["version", "type", "transcript"], in: "a transcript file")
+        let version = try top.required("version", "the format version, 1")
+        guard version.intValue == Self.formatVersion else {
+            throw JSONFormatError(path: top.path("version"), message: "unsupported transcript version \(version.jsonString); this reader understands version \(Self.formatVersion)")
+        }
+        let type = try top.string("type", "\"\(Self.formatType)\"")
+        guard type == Self.formatType else {
+            throw JSONFormatError(path: top.path("type"), message: "unknown type \"\(type)\"; expected \"\(Self.formatType)\"")
+        }
+        let body = try ObjectReader(try top.required("transcript", "the object holding the entries"), at: top.path("transcript"), what: "the transcript")
+        try body.rejectUnknownKeys(["entries"], in: "the transcript")
+        guard let entries = try body.optionalArray("entries", "the entries") else {
+            throw JSONFormatError(path: body.path, message: "missing \"entries\" (the list of transcript entries)")
+        }
+        self.entries = try entries.enumerated().map { try Self.entry($0.element, at: jsonPointer(body.path("entries"), String($0.offset))) }
+    }
+
+    /// Apple's transcript JSON value.
+    public var content: GeneratedContent {
+        GeneratedContent(properties: [
+            ("version", GeneratedContent(Self.formatVersion)),
+            ("type", GeneratedContent(Self.formatType)),
+            ("transcript", GeneratedContent(properties: [("entries", GeneratedContent(entries.map(Self.content(of:))))])),
+        ])
+    }
+
+    /// Apple's transcript JSON text, compact.
+    public var jsonString: String { content.jsonString }
+
+    private static let roles = ["instructions", "user", "response", "tool", "reasoning"]
+
+    private static func entry(_ content: GeneratedContent, at path: String) throws -> Entry {
+        let reader = try ObjectReader(content, at: path, what: "a transcript entry")
+        let role = try reader.string("role", "the entry's role: \(roles.joined(separator: ", "))")
+        let id = try reader.string("id", "the entry's identifier")
+        switch role {
+        case "instructions":
+            try reader.rejectUnknownKeys(["role", "id", "contents", "tools"], in: "an instructions entry")
+            let tools = try reader.optionalArray("tools", "the tool definitions") ?? []
+            return .instructions(Instructions(id: id, segments: try segments(reader),
+                toolDefinitions: try tools.enumerated().map { try ToolDefinition(content: $0.element, at: jsonPointer(reader.path("tools"), String($0.offset))) }))
+        case "user":
+            try reader.rejectUnknownKeys(["role", "id", "contents", "options", "responseFormat"], in: "a user (prompt) entry")
+            let options = try reader.optional("options").map { try GenerationOptions(content: $0, at: reader.path("options")) } ?? GenerationOptions()
+            let format = try reader.optional("responseFormat").map { try responseFormat($0, at: reader.path("responseFormat")) }
+            return .prompt(Prompt(id: id, segments: try segments(reader), options: options, responseFormat: format))
+        case "response":
+            if let calls = try reader.optionalArray("toolCalls", "the tool calls") {
+                try reader.rejectUnknownKeys(["role", "id", "toolCalls"], in: "a response entry with toolCalls (tool calls carry no contents or assets)")
+                return .toolCalls(ToolCalls(id: id, calls: try calls.enumerated().map {
+                    try ToolCall(content: $0.element, at: jsonPointer(reader.path("toolCalls"), String($0.offset)))
+                }))
+            }
+            try reader.rejectUnknownKeys(["role", "id", "contents", "assets"], in: "a response entry")
+            let assets = try (reader.optionalArray("assets", "the asset identifiers") ?? []).enumerated().map {
+                try ObjectReader.string($0.element, at: jsonPointer(reader.path("assets"), String($0.offset)), "an asset identifier")
+            }
+            return .response(Response(id: id, assetIDs: assets, segments: try segments(reader)))
+        case "tool":
+            try reader.rejectUnknownKeys(["role", "id", "contents", "toolName", "toolCallID"], in: "a tool output entry")
+            return .toolOutput(ToolOutput(id: id, toolName: try reader.string("toolName", "the name of the tool that produced the output"),
+                                          toolCallID: try reader.optionalString("toolCallID", "the identifier of the call answered"),
+                                          segments: try segments(reader)))
+        case "reasoning":
+            try reader.rejectUnknownKeys(["role", "id", "contents"], in: "a reasoning entry")
+            return .reasoning(Reasoning(id: id, segments: try segments(reader)))
+        default:
+            throw JSONFormatError(path: reader.path("role"), message: "unknown role \"\(role)\"; expected one of \(roles.joined(separator: ", "))")
+        }
+    }
+
+    private static func segments(_ entry: ObjectReader) throws -> [Segment] {
+        guard let contents = try entry.optionalArray("contents", "the entry's segments") else {
+            throw JSONFormatError(path: entry.path, message: "missing \"contents\" (the entry's list of segments)")
+        }
+        return try contents.enumerated().map { try segment($0.element, at: jsonPointer(entry.path("contents"), String($0.offset))) }
+    }
+
+    private static func segment(_ content: GeneratedContent, at path: String) throws -> Segment {
+        let reader = try ObjectReader(content, at: path, what: "a segment")
+        let type = try reader.string("type", "the segment type: text, structure or attachment")
+        let id = try reader.string("id", "the segment's identifier")
+        switch type {
+        case "text":
+            try reader.rejectUnknownKeys(["type", "id", "text"], in: "a text segment")
+            return .text(TextSegment(id: id, content: try reader.string("text", "the segment's text")))
+        case "structure":
+            try reader.rejectUnknownKeys(["type", "id", "structure"], in: "a structure segment")
+            let structure = try ObjectReader(try reader.required("structure", "the source and content"), at: reader.path("structure"), what: "a structure")
+            try structure.rejectUnknownKeys(["source", "content"], in: "a structure")
+            return .structure(StructuredSegment(id: id, source: try structure.string("source", "the generated type's name"),
+                                                content: try structure.required("content", "the generated value")))
+        case "attachment":
+            try reader.rejectUnknownKeys(["type", "id", "url", "label"], in: "an attachment segment")
+            return .attachment(AttachmentSegment(id: id, url: try reader.string("url", "the image URL"),
+                                                 label: try reader.optionalString("label", "the image label")))
+        default:
+            throw JSONFormatError(path: reader.path("type"), message: "unknown segment type \"\(type)\"; expected text, structure or attachment")
+        }
+    }
+
+    private static func responseFormat(_ content: GeneratedContent, at path: String) throws -> ResponseFormat {
+        let reader = try ObjectReader(content, at: path, what: "a response format")
+        try reader.rejectUnknownKeys(["type", "jsonSchema"], in: "a response format")
+        let type = try reader.string("type", "the response format type, \"jsonSchema\"")
+        guard type == "jsonSchema" else {
+            throw JSONFormatError(path: reader.path("type"), message: "unknown response format type \"\(type)\"; expected \"jsonSchema\"")
+        }
+        let inner = try ObjectReader(try reader.required("jsonSchema", "the name and schema"), at: reader.path("jsonSchema"), what: "a JSON schema response format")
+        try inner.rejectUnknownKeys(["name", "schema"], in: "a JSON schema response format")
+        let name = try inner.string("name", "the type name")
+        let schema = try inner.required("schema", "the generation schema")
+        return ResponseFormat(name: name, schema: try GenerationSchema(content: schema, at: inner.path("schema")))
+    }
+
+    private static func content(of entry: Entry) -> GeneratedContent {
+        var members: [(String, GeneratedContent)] = [("id", GeneratedContent(entry.id))]
+        switch entry {
+        case .instructions(let instructions):
+            members.append(("role", "instructions"))
+            members.append(("contents", content(of: instructions.segments)))
+            if !instructions.toolDefinitions.isEmpty {
+                members.append(("tools", GeneratedContent(instructions.toolDefinitions.map(\.content))))
+            }
+        case .prompt(let prompt):
+            members.append(("role", "user"))
+            members.append(("contents", content(of: prompt.segments)))
+            members.append(("options", prompt.options.content))
+            if let format = prompt.responseFormat {
+                members.append(("responseFormat", GeneratedContent(properties: [
+                    ("type", "jsonSchema"),
+                    ("jsonSchema", GeneratedContent(properties: [("name", GeneratedContent(format.name)), ("schema", format.schema.content)])),
+                ])))
+            }
+        case .response(let response):
+            members.append(("role", "response"))
+            members.append(("contents", content(of: response.segments)))
+            if !response.assetIDs.isEmpty { members.append(("assets", GeneratedContent(response.assetIDs.map { GeneratedContent($0) }))) }
+        case .reasoning(let reasoning):
+            members.append(("role", "reasoning"))
+            members.append(("contents", content(of: reasoning.segments)))
+        case .toolCalls(let calls):
+            members.append(("role", "response"))
+            members.append(("toolCalls", GeneratedContent(calls.calls.map(\.content))))
+        case .toolOutput(let output):
+            members.append(("role", "tool"))
+            members.append(("toolName", GeneratedContent(output.toolName)))
+            if let call = output.toolCallID { members.append(("toolCallID", GeneratedContent(call))) }
+            members.append(("contents", content(of: output.segments)))
+        }
+        return GeneratedContent(properties: members)
+    }
+
+    private static func content(of segments: [Segment]) -> GeneratedContent {
+        GeneratedContent(segments.map { segment -> GeneratedContent in
+            switch segment {
+            case .text(let text):
+                return GeneratedContent(properties: [("type", "text"), ("id", GeneratedContent(text.id)), ("text", GeneratedContent(text.content))])
+            case .structure(let structure):
+                return GeneratedContent(properties: [("type", "structure"), ("id", GeneratedContent(structure.id)),
+                    ("structure", GeneratedContent(properties: [("source", GeneratedContent(structure.source)), ("content", structure.content)]))])
+            case .attachment(let attachment):
+                var members: [(String, GeneratedContent)] = [("type", "attachment"), ("id", GeneratedContent(attachment.id)), ("url", GeneratedContent(attachment.url))]
+                if let label = attachment.label { members.append(("label", GeneratedContent(label))) }
+                return GeneratedContent(properties: members)
+            }
+        })
+    }
+}
+
+extension Transcript: Codable {
+    /// Decodes Apple's transcript JSON.
+    public init(from decoder: Decoder) throws {
+        self = try decodeThroughContent(decoder, what: "transcript") { try Transcript(content: $0) }
+    }
+
+    /// Encodes Apple's transcript JSON.
+    public func encode(to encoder: Encoder) throws { try content.encode(to: encoder) }
+}

@@ -1,0 +1,229 @@
+/// The record of a session: instructions, prompts, responses, reasoning, tool calls and tool outputs,
+/// in order (Apple's `FoundationModels.Transcript`). Reads and writes Apple's transcript JSON.
+public struct Transcript: Hashable, Sendable {
+    /// The entries, oldest first.
+    public var entries: [Entry]
+
+    /// Creates a transcript.
+    public init(entries: [Entry] = []) { self.entries = entries }
+
+    /// One entry of a transcript.
+    public enum Entry: Hashable, Sendable {
+        /// The instructions (and tool definitions) the session started with.
+        case instructions(Instructions)
+        /// A prompt from the user.
+        case prompt(Prompt)
+        /// A response from the model.
+        case response(Response)
+        /// The model's reasoning before a response.
+        case reasoning(Reasoning)
+        /// Tool calls the model made.
+        case toolCalls(ToolCalls)
+        /// The output of one tool call.
+        case toolOutput(ToolOutput)
+
+        /// The entry's identifier.
+        public var id: String {
+            switch self {
+            case .instructions(let entry): return entry.id
+            case .prompt(let entry): return entry.id
+            case .response(let entry): return entry.id
+            case .reasoning(let entry): return entry.id
+            case .toolCalls(let entry): return entry.id
+            case .toolOutput(let entry): return entry.id
+            }
+        }
+    }
+
+    /// A piece of entry content.
+    public enum Segment: Hashable, Sendable {
+        /// Plain text.
+        case text(TextSegment)
+        /// Generated structured content.
+        case structure(StructuredSegment)
+        /// An attached image, by URL.
+        case attachment(AttachmentSegment)
+
+        /// The segment's identifier.
+        public var id: String {
+            switch self {
+            case .text(let segment): return segment.id
+            case .structure(let segment): return segment.id
+            case .attachment(let segment): return segment.id
+            }
+        }
+
+        /// The segment as text: the text itself, a structure's JSON, or an attachment's label or URL.
+        public var text: String {
+            switch self {
+            case .text(let segment): return segment.content
+            case .structure(let segment): return segment.content.jsonString
+            case .attachment(let segment): return segment.label ?? segment.url
+            }
+        }
+    }
+
+    /// A text segment.
+    public struct TextSegment: Hashable, Sendable {
+        /// The segment's identifier.
+        public var id: String
+        /// The text.
+        public var content: String
+
+        /// Creates a text segment.
+        public init(id: String, content: String) {
+            self.id = id
+            self.content = content
+        }
+    }
+
+    /// A structured segment: generated content and the name of the type it was generated for.
+    public struct StructuredSegment: Hashable, Sendable {
+        /// The segment's identifier.
+        public var id: String
+        /// The type name of the schema the content was generated for (`source` in Apple's JSON).
+        public var source: String
+        /// The generated value.
+        public var content: GeneratedContent
+
+        /// Creates a structured segment.
+        public init(id: String, source: String, content: GeneratedContent) {
+            self.id = id
+            self.source = source
+            self.content = content
+        }
+    }
+
+    /// An image attached by URL, with an optional label.
+    public struct AttachmentSegment: Hashable, Sendable {
+        /// The segment's identifier.
+        public var id: String
+        /// Where the image is (a file or https URL).
+        public var url: String
+        /// A short description of the image.
+        public var label: String?
+
+        /// Creates an attachment segment.
+        public init(id: String, url: String, label: String? = nil) {
+            self.id = id
+            self.url = url
+            self.label = label
+        }
+    }
+
+    /// The instructions entry: text segments and the tools the model may call.
+    public struct Instructions: Hashable, Sendable {
+        /// The entry's identifier.
+        public var id: String
+        /// The instruction segments.
+        public var segments: [Segment]
+        /// The tools available in the session.
+        public var toolDefinitions: [ToolDefinition]
+
+        /// Creates an instructions entry.
+        public init(id: String, segments: [Segment], toolDefinitions: [ToolDefinition] = []) {
+            self.id = id
+            self.segments = segments
+            self.toolDefinitions = toolDefinitions
+        }
+    }
+
+    /// The structured output a prompt asked for.
+    public struct ResponseFormat: Hashable, Sendable {
+        /// The type name (Apple's `jsonSchema.name`).
+        public var name: String
+        /// The schema of the response.
+        public var schema: GenerationSchema
+
+        /// Creates a response format.
+        public init(name: String, schema: GenerationSchema) {
+            self.name = name
+            self.schema = schema
+        }
+    }
+
+    /// A prompt entry.
+    public struct Prompt: Hashable, Sendable {
+        /// The entry's identifier.
+        public var id: String
+        /// The prompt segments.
+        public var segments: [Segment]
+        /// The options the prompt was answered with.
+        public var options: GenerationOptions
+        /// The structured output requested, if any.
+        public var responseFormat: ResponseFormat?
+
+        /// Creates a prompt entry.
+        public init(id: String, segments: [Segment], options: GenerationOptions = GenerationOptions(), responseFormat: ResponseFormat? = nil) {
+            self.id = id
+            self.segments = segments
+            self.options = options
+            self.responseFormat = responseFormat
+        }
+    }
+
+    /// A response entry.
+    public struct Response: Hashable, Sendable {
+        /// The entry's identifier.
+        public var id: String
+        /// Identifiers of the model assets that produced it.
+        public var assetIDs: [String]
+        /// The response segments.
+        public var segments: [Segment]
+
+        /// Creates a response entry.
+        public init(id: String, assetIDs: [String] = [], segments: [Segment]) {
+            self.id = id
+            self.assetIDs = assetIDs
+            self.segments = segments
+        }
+    }
+
+    /// A reasoning entry.
+    public struct Reasoning: Hashable, Sendable {
+        /// The entry's identifier.
+        public var id: String
+        /// The reasoning segments.
+        public var segments: [Segment]
+
+        /// Creates a reasoning entry.
+        public init(id: String, segments: [Segment]) {
+            self.id = id
+            self.segments = segments
+        }
+    }
+
+    /// The tool calls of one model turn.
+    public struct ToolCalls: Hashable, Sendable {
+        /// The entry's identifier.
+        public var id: String
+        /// The calls, in the order the model made them.
+        public var calls: [ToolCall]
+
+        /// Creates a tool-calls entry.
+        public init(id: String, calls: [ToolCall]) {
+            self.id = id
+            self.calls = calls
+        }
+    }
+
+    /// The output of one tool call.
+    public struct ToolOutput: Hashable, Sendable {
+        /// The entry's identifier.
+        public var id: String
+        /// The tool that produced it.
+        public var toolName: String
+        /// The identifier of the call this answers, when known.
+        public var toolCallID: String?
+        /// The output segments.
+        public var segments: [Segment]
+
+        /// Creates a tool-output entry.
+        public init(id: String, toolName: String, toolCallID: String? = nil, segments: [Segment]) {
+            self.id = id
+            self.toolName = toolName
+            self.toolCallID = toolCallID
+            self.segments = segments
+        }
+    }
+}
