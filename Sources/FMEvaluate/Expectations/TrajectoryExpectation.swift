@@ -1,0 +1,145 @@
+/// One expected tool call: a tool name and checks on its arguments (Apple's `ToolExpectation`).
+public struct ToolCallExpectation: Codable, Equatable, Sendable {
+    /// The tool's name.
+    public var name: String
+    /// Checks on the call's arguments; all must hold. Empty matches any arguments.
+    public var arguments: [ArgumentMatcher]
+
+    /// Creates an expected call.
+    public init(_ name: String, arguments: [ArgumentMatcher] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, arguments }
+
+    /// Decodes `{"name", "arguments"?: [matcher]}`.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        arguments = try container.decodeIfPresent([ArgumentMatcher].self, forKey: .arguments) ?? []
+    }
+
+    /// `name(arg: keyword, …)` for rationales.
+    var summary: String {
+        guard !arguments.isEmpty else { return name }
+        return "\(name)(" + arguments.map { "\($0.argumentName): \($0.keyword)" }.joined(separator: ", ") + ")"
+    }
+}
+
+/// One position of an ordered trajectory: a single call, or an `anyOrder` group of calls that may
+/// come in any order among themselves but together occupy one position in the sequence.
+public enum ToolExpectation: Codable, Equatable, Sendable {
+    /// A single expected call.
+    case call(ToolCallExpectation)
+    /// Calls that must all happen, in any order, at this position.
+    case anyOrder([ToolCallExpectation])
+
+    /// The calls this position expects.
+    public var calls: [ToolCallExpectation] {
+        switch self {
+        case .call(let call): return [call]
+        case .anyOrder(let calls): return calls
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case anyOrder }
+
+    /// Decodes a call object, or `{"anyOrder": [call]}`.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.anyOrder) {
+            self = .anyOrder(try container.decode([ToolCallExpectation].self, forKey: .anyOrder))
+        } else {
+            self = .call(try ToolCallExpectation(from: decoder))
+        }
+    }
+
+    /// Encodes the shape `init(from:)` reads.
+    public func encode(to encoder: Encoder) throws {
+        switch self {
+        case .call(let call): try call.encode(to: encoder)
+        case .anyOrder(let calls):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(calls, forKey: .anyOrder)
+        }
+    }
+}
+
+/// Which trajectory metric decides the attempt.
+public enum TrajectoryMetric: String, Codable, Equatable, Sendable {
+    /// Strict: every expectation met, no disallowed call, no unexpected call when extras are banned.
+    case allPass
+    /// Matched expectations over all expectations (plus unexpected calls when extras are banned),
+    /// compared with `TrajectoryExpectation.minimumPercentage`.
+    case percentagePass
+}
+
+/// Expectations over the tool calls of an attempt, with Apple Evaluations' `TrajectoryExpectation` semantics.
+///
+/// Ordered positions are matched in sequence through the transcript; unordered calls anywhere, by an
+/// optimal assignment; disallowed entries ban a tool (or, with matchers, only calls whose arguments match).
+public struct TrajectoryExpectation: Codable, Equatable, Sendable {
+    /// Positions that must occur in this order (each position a call or an `anyOrder` group).
+    public var ordered: [ToolExpectation]
+    /// Calls that must occur anywhere, each matched to a distinct call.
+    public var unordered: [ToolCallExpectation]
+    /// Calls that must not occur (a bare name bans the tool; matchers ban only matching calls).
+    public var disallowed: [ToolCallExpectation]
+    /// Whether calls beyond the expected ones are ignored (true, Apple's default) or fail the trajectory.
+    public var allowsAdditionalToolCalls: Bool
+    /// Which metric gates the attempt.
+    public var metric: TrajectoryMetric
+    /// For `percentagePass`: the least percentage (0…1) that passes.
+    public var minimumPercentage: Double
+
+    /// Creates a trajectory expectation; `disallowed` entries imply additional calls are allowed (as in Apple's API).
+    public init(ordered: [ToolExpectation] = [], unordered: [ToolCallExpectation] = [],
+                disallowed: [ToolCallExpectation] = [], allowsAdditionalToolCalls: Bool = true,
+                metric: TrajectoryMetric = .allPass, minimumPercentage: Double = 1) {
+        self.ordered = ordered
+        self.unordered = unordered
+        self.disallowed = disallowed
+        self.allowsAdditionalToolCalls = allowsAdditionalToolCalls
+        self.metric = metric
+        self.minimumPercentage = minimumPercentage
+    }
+
+    /// Reasons this expectation is contradictory or empty, for suite validation to report with a location.
+    public var problems: [String] {
+        var found: [String] = []
+        if !disallowed.isEmpty && !allowsAdditionalToolCalls {
+            found.append("disallowed cannot be combined with allowsAdditionalToolCalls: false (a disallowed list already allows every other call); drop one of them")
+        }
+        if ordered.isEmpty && unordered.isEmpty && disallowed.isEmpty && allowsAdditionalToolCalls {
+            found.append("toolCalls expects nothing: add ordered, unordered or disallowed calls, or set allowsAdditionalToolCalls: false to require no calls")
+        }
+        if !(0...1).contains(minimumPercentage) {
+            found.append("minimumPercentage \(formatScore(minimumPercentage)) must be between 0 and 1")
+        }
+        for position in ordered {
+            if case .anyOrder(let calls) = position, calls.isEmpty { found.append("an anyOrder group needs at least one call") }
+        }
+        let every = ordered.flatMap(\.calls) + unordered + disallowed
+        for call in every {
+            if call.name.isEmpty { found.append("a tool call expectation needs a name") }
+            found.append(contentsOf: call.arguments.compactMap(\.problem).map { "tool '\(call.name)': \($0)" })
+        }
+        return found
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case ordered, unordered, disallowed, allowsAdditionalToolCalls, metric, minimumPercentage
+    }
+
+    /// Decodes the suite shape; absent lists are empty, extras allowed by default, metric `allPass`.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ordered = try container.decodeIfPresent([ToolExpectation].self, forKey: .ordered) ?? []
+        unordered = try container.decodeIfPresent([ToolCallExpectation].self, forKey: .unordered) ?? []
+        disallowed = try container.decodeIfPresent([ToolCallExpectation].self, forKey: .disallowed) ?? []
+        allowsAdditionalToolCalls = try container.decodeIfPresent(Bool.self, forKey: .allowsAdditionalToolCalls) ?? true
+        metric = try container.decodeIfPresent(TrajectoryMetric.self, forKey: .metric) ?? .allPass
+        minimumPercentage = try container.decodeIfPresent(Double.self, forKey: .minimumPercentage) ?? 1
+    }
+}
