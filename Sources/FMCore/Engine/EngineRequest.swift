@@ -1,0 +1,162 @@
+/// Everything an engine needs to produce one response. Its canonical JSON is the replay key.
+public struct EngineRequest: Codable, Hashable, Sendable {
+    /// The transcript so far: instructions (entry 0), prompts, responses, tool calls and outputs.
+    public var transcript: Transcript
+    /// Sampling, temperature, maximumResponseTokens and toolCallingMode.
+    public var options: GenerationOptions
+    /// The output constraint: a structured response conforming to this schema, or nil for text.
+    public var schema: GenerationSchema?
+    /// The tools the model may call (subject to `options.toolCallingMode`).
+    public var tools: [ToolDefinition]
+    /// Enforce `schema` with token masks (the grammar channel); false is prompt-only.
+    public var constrained: Bool
+    /// Render `schema` and its descriptions into the prompt (the prompt channel).
+    public var includeSchemaInPrompt: Bool
+
+    /// Creates a request; structure is enforced and shown in the prompt unless said otherwise.
+    public init(transcript: Transcript, options: GenerationOptions = GenerationOptions(),
+                schema: GenerationSchema? = nil, tools: [ToolDefinition] = [],
+                constrained: Bool = true, includeSchemaInPrompt: Bool = true) {
+        self.transcript = transcript
+        self.options = options
+        self.schema = schema
+        self.tools = tools
+        self.constrained = constrained
+        self.includeSchemaInPrompt = includeSchemaInPrompt
+    }
+
+    /// The tool-calling mode in force for this request.
+    public var toolCallingMode: GenerationOptions.ToolCallingMode { options.toolCallingMode ?? .allowed }
+}
+
+/// One event streamed by an engine while it generates.
+public enum EngineEvent: Codable, Hashable, Sendable {
+    /// More response text (the text so far is the concatenation of every delta).
+    case textDelta(String)
+    /// A snapshot of the structured response so far (`isComplete` false until the end).
+    case partialStructure(GeneratedContent)
+    /// The model called a tool (the session runs it and continues).
+    case toolCall(ToolCall)
+}
+
+/// Why generation stopped.
+public enum FinishReason: String, Codable, Hashable, Sendable {
+    /// The model ended its response.
+    case stop
+    /// `maximumResponseTokens` was reached: the response is cut.
+    case length
+    /// The model called one or more tools and waits for their outputs.
+    case toolCalls
+}
+
+/// The outcome of one engine call.
+public struct EngineResponse: Codable, Hashable, Sendable {
+    /// The response text; for a structured response, the raw generated JSON text (possibly cut).
+    public var text: String
+    /// The structured response, when a schema was requested and the text parsed completely.
+    public var content: GeneratedContent?
+    /// The tool calls the model made, in order (finish reason `toolCalls`).
+    public var toolCalls: [ToolCall]
+    /// Why generation stopped.
+    public var finishReason: FinishReason
+    /// Tokens read and written by this call.
+    public var usage: Usage
+
+    /// Creates a response from its parts.
+    public init(text: String = "", content: GeneratedContent? = nil, toolCalls: [ToolCall] = [],
+                finishReason: FinishReason = .stop, usage: Usage = Usage()) {
+        self.text = text
+        self.content = content
+        self.toolCalls = toolCalls
+        self.finishReason = finishReason
+        self.usage = usage
+    }
+}
+
+/// The documented token estimate for engines that cannot count tokens (scripted, replay of such engines):
+/// one token per four UTF-8 bytes, rounded up — close to BPE tokenizers on English text.
+public enum TokenEstimate {
+    /// Bytes that count as one token.
+    public static let bytesPerToken = 4
+
+    /// Estimated tokens in `text`.
+    public static func count(_ text: String) -> Int {
+        (text.utf8.count + bytesPerToken - 1) / bytesPerToken
+    }
+
+    /// The longest prefix of `text` (on a character boundary) whose estimate is at most `tokens`.
+    public static func prefix(_ text: String, tokens: Int) -> String {
+        let limit = max(0, tokens) * bytesPerToken
+        guard text.utf8.count > limit else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let size = character.utf8.count
+            if used + size > limit { break }
+            used += size
+            result.append(character)
+        }
+        return result
+    }
+}
+
+extension EngineEvent {
+    private enum CodingKeys: String, CodingKey { case textDelta, partialStructure, toolCall }
+
+    /// Decodes `{"textDelta": TEXT}`, `{"partialStructure": JSON}` or `{"toolCall": CALL}`.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let text = try container.decodeIfPresent(String.self, forKey: .textDelta) {
+            self = .textDelta(text)
+        } else if let content = try container.decodeIfPresent(GeneratedContent.self, forKey: .partialStructure) {
+            self = .partialStructure(content)
+        } else if let call = try container.decodeIfPresent(ToolCall.self, forKey: .toolCall) {
+            self = .toolCall(call)
+        } else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: "an engine event needs one of 'textDelta', 'partialStructure', 'toolCall'"))
+        }
+    }
+
+    /// Encodes the one-key object `init(from:)` reads.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .textDelta(let text): try container.encode(text, forKey: .textDelta)
+        case .partialStructure(let content): try container.encode(content, forKey: .partialStructure)
+        case .toolCall(let call): try container.encode(call, forKey: .toolCall)
+        }
+    }
+}
+
+extension EngineRequest {
+    /// The prompt size by `TokenEstimate`: every entry's text, tool call arguments, tool definitions,
+    /// and the schema when it is shown in the prompt. Used by engines that cannot count tokens.
+    public var estimatedPromptTokens: Int {
+        var bytes = 0
+        for entry in transcript.entries {
+            switch entry {
+            case .instructions(let instructions):
+                bytes += instructions.segments.reduce(0) { $0 + $1.text.utf8.count }
+                bytes += instructions.toolDefinitions.reduce(0) { $0 + $1.content.jsonString.utf8.count }
+            case .prompt(let prompt): bytes += prompt.segments.reduce(0) { $0 + $1.text.utf8.count }
+            case .response(let response): bytes += response.segments.reduce(0) { $0 + $1.text.utf8.count }
+            case .reasoning(let reasoning): bytes += reasoning.segments.reduce(0) { $0 + $1.text.utf8.count }
+            case .toolCalls(let calls):
+                bytes += calls.calls.reduce(0) { $0 + $1.name.utf8.count + $1.arguments.jsonString.utf8.count }
+            case .toolOutput(let output): bytes += output.segments.reduce(0) { $0 + $1.text.utf8.count }
+            }
+        }
+        if let schema, includeSchemaInPrompt { bytes += schema.content.jsonString.utf8.count }
+        let bytesPerToken = TokenEstimate.bytesPerToken
+        return (bytes + bytesPerToken - 1) / bytesPerToken
+    }
+
+    /// The number of prompt entries so far: the 1-based turn this request answers.
+    public var turnNumber: Int {
+        transcript.entries.reduce(0) { count, entry in
+            if case .prompt = entry { return count + 1 }
+            return count
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Module FMEngines: see DESIGN.md (../shared/DESIGN.md) and docs/architecture.md.

@@ -1,0 +1,152 @@
+import FMCore
+
+/// The versioned results of one `fmeval run` (docs/results-format.md): what every report reads.
+///
+/// Version 1. Later versions only add fields; readers ignore keys they do not know.
+public struct RunResult: Codable, Sendable {
+    /// The results format version this build writes.
+    public static let currentVersion = 1
+
+    /// The results format version of this document.
+    public var version: Int
+    /// When, how and where the run happened.
+    public var run: RunInfo
+    /// Counts over every case.
+    public var summary: RunSummary
+    /// One entry per case × variant, in execution-finish order.
+    public var cases: [CaseResult]
+    /// Cases selected out by `--filter`, for reports to show as skipped.
+    public var skipped: [SkippedCase]
+    /// Confusion matrices for suites whose cases expect enum labels.
+    public var classifications: [SuiteClassification]
+
+    /// Creates a results document; `summary` is computed from `cases`.
+    public init(run: RunInfo, cases: [CaseResult], skipped: [SkippedCase] = [],
+                classifications: [SuiteClassification] = []) {
+        self.version = RunResult.currentVersion
+        self.run = run
+        self.cases = cases
+        self.summary = RunSummary(cases: cases, skipped: skipped.count)
+        self.skipped = skipped
+        self.classifications = classifications
+    }
+
+    /// The process exit code the results call for: 3 when a case errored, else 1 when a gate failed, else 0.
+    public var exitCode: Int32 {
+        if summary.errored > 0 { return 3 }
+        if summary.gatesFailed > 0 { return 1 }
+        return 0
+    }
+}
+
+/// When, how and where a run happened.
+public struct RunInfo: Codable, Sendable {
+    /// A unique id for this run (UUID).
+    public var id: String
+    /// Start time, ISO 8601 UTC.
+    public var startedAt: String
+    /// Finish time, ISO 8601 UTC (nil while the run is still going or was interrupted).
+    public var finishedAt: String?
+    /// Wall-clock duration in milliseconds (nil until finished).
+    public var durationMs: Double?
+    /// The suite files or folders given to `fmeval run`.
+    public var paths: [String]
+    /// The command-line arguments after `fmeval run`.
+    public var arguments: [String]
+    /// fmeval version, engine identity, OS and CPU.
+    public var fingerprint: Fingerprint
+    /// The variants run (empty: the suites' base configuration only).
+    public var variants: [String]
+    /// The `--filter` expression, when given.
+    public var filter: String?
+    /// The `--shard I/N` selection, when given (for example `2/4`).
+    public var shard: String?
+    /// The `--repeat` override, when given.
+    public var repeatOverride: Int?
+    /// Whether `--check-determinism` reran greedy attempts.
+    public var checkDeterminism: Bool
+    /// The results file this run resumed, when `--resume` was used.
+    public var resumedFrom: String?
+
+    /// Creates run information.
+    public init(id: String, startedAt: String, finishedAt: String? = nil, durationMs: Double? = nil,
+                paths: [String] = [], arguments: [String] = [], fingerprint: Fingerprint,
+                variants: [String] = [], filter: String? = nil, shard: String? = nil, repeatOverride: Int? = nil,
+                checkDeterminism: Bool = false, resumedFrom: String? = nil) {
+        self.id = id
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.durationMs = durationMs
+        self.paths = paths
+        self.arguments = arguments
+        self.fingerprint = fingerprint
+        self.variants = variants
+        self.filter = filter
+        self.shard = shard
+        self.repeatOverride = repeatOverride
+        self.checkDeterminism = checkDeterminism
+        self.resumedFrom = resumedFrom
+    }
+}
+
+/// The environment a run happened in: enough to tell whether two runs are comparable.
+public struct Fingerprint: Codable, Hashable, Sendable {
+    /// fmeval version (`FMEvalVersion.current`).
+    public var fmevalVersion: String
+    /// The default engine's name, model and model hash.
+    public var engine: EngineIdentity
+    /// Operating system name and version.
+    public var os: String
+    /// CPU model name.
+    public var cpu: String
+    /// Logical CPU count.
+    public var cpuCount: Int
+    /// Machine architecture (for example `x86_64`).
+    public var architecture: String
+
+    /// Creates a fingerprint from its parts.
+    public init(fmevalVersion: String, engine: EngineIdentity, os: String, cpu: String, cpuCount: Int,
+                architecture: String) {
+        self.fmevalVersion = fmevalVersion
+        self.engine = engine
+        self.os = os
+        self.cpu = cpu
+        self.cpuCount = cpuCount
+        self.architecture = architecture
+    }
+}
+
+/// Counts over every case of a run.
+public struct RunSummary: Codable, Hashable, Sendable {
+    /// Cases run.
+    public var total: Int
+    /// Cases whose every attempt passed.
+    public var passed: Int
+    /// Cases whose gate does not hold (without errors).
+    public var failed: Int
+    /// Cases where some attempts failed but the gate holds.
+    public var flaky: Int
+    /// Cases with an engine or infrastructure error.
+    public var errored: Int
+    /// Cases selected out by `--filter` (not in `total`).
+    public var skipped: Int
+    /// Cases whose gate does not hold (failed and errored).
+    public var gatesFailed: Int
+    /// Attempts run over all cases.
+    public var attempts: Int
+    /// Greedy cases whose rerun diverged under `--check-determinism`.
+    public var nondeterministic: Int
+
+    /// Counts `cases`, with `skipped` cases selected out.
+    public init(cases: [CaseResult], skipped: Int = 0) {
+        total = cases.count
+        passed = cases.filter { $0.status == .passed }.count
+        failed = cases.filter { $0.status == .failed }.count
+        flaky = cases.filter { $0.status == .flaky }.count
+        errored = cases.filter { $0.status == .error }.count
+        self.skipped = skipped
+        gatesFailed = cases.filter { !$0.gateHolds }.count
+        attempts = cases.reduce(0) { $0 + $1.attempts.count }
+        nondeterministic = cases.filter { $0.determinism?.diverged == true }.count
+    }
+}

@@ -1,1 +1,0 @@
-// Module FMSession: see DESIGN.md (../shared/DESIGN.md) and docs/architecture.md.

@@ -1,0 +1,185 @@
+import Foundation
+import FMCore
+
+/// Foundation Models session semantics over any engine (Apple's `LanguageModelSession` over an executor).
+///
+/// Instructions (with the tool definitions) are transcript entry 0. Each `respond` appends the prompt,
+/// then loops: check the context window, call the engine, run the tools it calls and append their
+/// outputs, until the model answers with a response — or the loop guard (`maxToolCalls`) stops it.
+/// One request at a time: a second concurrent `respond` throws `concurrentRequests`.
+public final class LanguageModelSession {
+    /// The engine generating responses.
+    public let engine: LanguageModelEngine
+    /// The session's set-up.
+    public let configuration: SessionConfiguration
+
+    private let lock = NSLock()
+    private var responding = false
+    private var entries: [Transcript.Entry]
+    private var statsOfLastTurn = TurnStats()
+    private var nextID = 0
+    private let tools: ToolRunner
+
+    /// A session on `engine` set up by `configuration`.
+    public init(engine: LanguageModelEngine, configuration: SessionConfiguration) {
+        self.engine = engine
+        self.configuration = configuration
+        self.tools = ToolRunner(tools: configuration.tools, baseDirectory: configuration.baseDirectory)
+        self.entries = []
+        if configuration.instructions != nil || !configuration.tools.isEmpty {
+            let segments = configuration.instructions.map { [Transcript.Segment.text(.init(id: makeID("seg"), content: $0))] } ?? []
+            entries.append(.instructions(.init(id: makeID("instructions"), segments: segments,
+                                               toolDefinitions: configuration.tools.map(\.definition))))
+        }
+    }
+
+    /// The transcript so far (safe to read from any thread).
+    public var transcript: Transcript {
+        lock.lock()
+        defer { lock.unlock() }
+        return Transcript(entries: entries)
+    }
+
+    /// Whether a `respond` is in progress.
+    public var isResponding: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return responding
+    }
+
+    /// Counters of the most recent `respond`, also after it threw.
+    public var lastTurnStats: TurnStats {
+        lock.lock()
+        defer { lock.unlock() }
+        return statsOfLastTurn
+    }
+
+    /// Answers `prompt` (running tools as the model calls them), with a structure when `schema` (or the
+    /// configuration's schema) is given. `onEvent` sees each engine event as it streams.
+    public func respond(to prompt: String, schema: GenerationSchema? = nil,
+                        onEvent: ((EngineEvent) -> Void)? = nil) throws -> SessionResponse {
+        lock.lock()
+        if responding {
+            lock.unlock()
+            throw LanguageModelSessionError.concurrentRequests
+        }
+        responding = true
+        statsOfLastTurn = TurnStats()
+        lock.unlock()
+        defer {
+            lock.lock()
+            responding = false
+            lock.unlock()
+        }
+        let schema = schema ?? configuration.schema
+        let format = schema.map { Transcript.ResponseFormat(name: $0.root.title ?? "response", schema: $0) }
+        append(.prompt(.init(id: makeID("prompt"), segments: [.text(.init(id: makeID("seg"), content: prompt))],
+                             options: configuration.options, responseFormat: format)))
+        let started = DispatchTime.now()
+        var madeCalls: [ToolCall] = []
+        while true {
+            var options = configuration.options
+            if options.toolCallingMode == .required && !madeCalls.isEmpty { options.toolCallingMode = .allowed }
+            let request = EngineRequest(transcript: transcript, options: options, schema: schema,
+                                        tools: configuration.tools.map(\.definition), constrained: configuration.constrained,
+                                        includeSchemaInPrompt: configuration.includeSchemaInPrompt)
+            try engine.checkCapabilities(for: request)
+            let promptTokens = try engine.promptTokenCount(for: request) ?? request.estimatedPromptTokens
+            guard promptTokens <= configuration.contextSize else {
+                throw LanguageModelError.contextSizeExceeded(.init(debugDescription:
+                    "the prompt needs \(promptTokens) tokens but contextSize is \(configuration.contextSize); "
+                    + "shorten the instructions, prompt or turns, or raise contextSize"))
+            }
+            let response = try engine.respond(to: request) { event in
+                self.observe(event, since: started)
+                onEvent?(event)
+            }
+            updateStats { $0.engineCalls += 1; $0.usage += response.usage }
+            if !response.toolCalls.isEmpty {
+                try checkMode(request.toolCallingMode, calledTools: true)
+                madeCalls += response.toolCalls
+                try runTools(response.toolCalls, total: madeCalls.count)
+                continue
+            }
+            try checkMode(request.toolCallingMode, calledTools: false)
+            return try finish(response, schema: schema, toolCalls: madeCalls)
+        }
+    }
+
+    private func runTools(_ calls: [ToolCall], total: Int) throws {
+        append(.toolCalls(.init(id: makeID("toolCalls"), calls: calls)))
+        if total > configuration.maxToolCalls {
+            throw SessionError.toolCallLimitExceeded(limit: configuration.maxToolCalls, lastTool: calls.last?.name ?? "")
+        }
+        for call in calls {
+            let output = try tools.output(for: call)
+            updateStats { $0.toolCalls += 1 }
+            append(.toolOutput(.init(id: makeID("toolOutput"), toolName: call.name, toolCallID: call.id,
+                                     segments: [.text(.init(id: makeID("seg"), content: output))])))
+        }
+    }
+
+    private func checkMode(_ mode: GenerationOptions.ToolCallingMode, calledTools: Bool) throws {
+        if calledTools && mode == .disallowed {
+            throw SessionError.toolCallingModeViolation(
+                "the engine called a tool although toolCallingMode is disallowed; the engine must not offer tool calls in this mode")
+        }
+        if !calledTools && mode == .required {
+            throw SessionError.toolCallingModeViolation(
+                "the engine answered without calling a tool although toolCallingMode is required")
+        }
+    }
+
+    private func finish(_ response: EngineResponse, schema: GenerationSchema?, toolCalls: [ToolCall]) throws -> SessionResponse {
+        let truncated = response.finishReason == .length
+        if truncated { updateStats { $0.truncated = true } }
+        var content: GeneratedContent?
+        if schema != nil {
+            if let parsed = response.content {
+                content = parsed
+            } else {
+                do {
+                    content = try GeneratedContent(json: response.text)
+                } catch let error as GeneratedContent.ParsingError {
+                    let reason = truncated ? "the structured response was cut by maximumResponseTokens" : "the structured response is not valid JSON"
+                    throw GeneratedContent.ParsingError(line: error.line, column: error.column, message: "\(reason): \(error.message)")
+                }
+            }
+        }
+        let segment: Transcript.Segment = content.map {
+            .structure(.init(id: makeID("seg"), source: schema?.root.title ?? "response", content: $0))
+        } ?? .text(.init(id: makeID("seg"), content: response.text))
+        append(.response(.init(id: makeID("response"), segments: [segment])))
+        return SessionResponse(text: response.text, content: content, toolCalls: toolCalls, stats: lastTurnStats)
+    }
+
+    private func observe(_ event: EngineEvent, since start: DispatchTime) {
+        switch event {
+        case .textDelta, .partialStructure:
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+            updateStats { stats in
+                stats.snapshotCount += 1
+                if stats.timeToFirstSnapshotMs == nil { stats.timeToFirstSnapshotMs = elapsed }
+            }
+        case .toolCall:
+            break
+        }
+    }
+
+    private func append(_ entry: Transcript.Entry) {
+        lock.lock()
+        entries.append(entry)
+        lock.unlock()
+    }
+
+    private func updateStats(_ change: (inout TurnStats) -> Void) {
+        lock.lock()
+        change(&statsOfLastTurn)
+        lock.unlock()
+    }
+
+    private func makeID(_ kind: String) -> String {
+        nextID += 1
+        return "\(kind)-\(nextID)"
+    }
+}

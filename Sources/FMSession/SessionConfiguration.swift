@@ -1,0 +1,116 @@
+import FMCore
+
+/// How a session is set up: instructions, tools, options, response schema and Foundation Models limits.
+public struct SessionConfiguration: Sendable {
+    /// The default context window, in tokens.
+    public static let defaultContextSize = 4096
+    /// The default loop guard: tool calls allowed while answering one prompt.
+    public static let defaultMaxToolCalls = 8
+
+    /// The instructions, transcript entry 0 (nil: no instructions entry).
+    public var instructions: String?
+    /// The tools the model may call, with where their outputs come from.
+    public var tools: [SessionTool]
+    /// Sampling, temperature, maximumResponseTokens and toolCallingMode.
+    public var options: GenerationOptions
+    /// The response schema for every prompt (nil: text responses), unless a prompt gives its own.
+    public var schema: GenerationSchema?
+    /// Enforce the schema with token masks (false: prompt channel only).
+    public var constrained: Bool
+    /// Show the schema in the prompt.
+    public var includeSchemaInPrompt: Bool
+    /// The context window in tokens; a request whose prompt does not fit throws `contextSizeExceeded`.
+    public var contextSize: Int
+    /// The most tool calls while answering one prompt; one more ends the attempt with `toolCallLimitExceeded`.
+    public var maxToolCalls: Int
+    /// The folder relative tool fixture files and commands are resolved against.
+    public var baseDirectory: String?
+
+    /// Creates a configuration with the Foundation Models defaults.
+    public init(instructions: String? = nil, tools: [SessionTool] = [], options: GenerationOptions = GenerationOptions(),
+                schema: GenerationSchema? = nil, constrained: Bool = true, includeSchemaInPrompt: Bool = true,
+                contextSize: Int = SessionConfiguration.defaultContextSize,
+                maxToolCalls: Int = SessionConfiguration.defaultMaxToolCalls, baseDirectory: String? = nil) {
+        self.instructions = instructions
+        self.tools = tools
+        self.options = options
+        self.schema = schema
+        self.constrained = constrained
+        self.includeSchemaInPrompt = includeSchemaInPrompt
+        self.contextSize = contextSize
+        self.maxToolCalls = maxToolCalls
+        self.baseDirectory = baseDirectory
+    }
+}
+
+/// What one `respond` produced, and what it cost.
+public struct SessionResponse: Sendable {
+    /// The response text (for a structure, its JSON text).
+    public var text: String
+    /// The structured response, when a schema was requested.
+    public var content: GeneratedContent?
+    /// The tool calls made while answering, in order.
+    public var toolCalls: [ToolCall]
+    /// Counters for this prompt.
+    public var stats: TurnStats
+}
+
+/// Counters for one prompt's answer; kept up to date while answering, so they survive an error.
+public struct TurnStats: Sendable, Hashable {
+    /// Tokens over every engine call.
+    public var usage = Usage()
+    /// Engine calls made (one per model turn of the tool loop).
+    public var engineCalls = 0
+    /// Tool calls run.
+    public var toolCalls = 0
+    /// Streaming snapshots (text deltas and partial structures); engine calls that only call tools add none.
+    public var snapshotCount = 0
+    /// Milliseconds from the request until the first snapshot, when there was one.
+    public var timeToFirstSnapshotMs: Double?
+    /// Whether `maximumResponseTokens` cut the response.
+    public var truncated = false
+
+    /// Empty counters.
+    public init() {}
+
+    /// Adds `other`'s counters into these (for totals over several prompts).
+    public mutating func accumulate(_ other: TurnStats, offsetMs: Double) {
+        usage += other.usage
+        engineCalls += other.engineCalls
+        toolCalls += other.toolCalls
+        snapshotCount += other.snapshotCount
+        if timeToFirstSnapshotMs == nil, let first = other.timeToFirstSnapshotMs { timeToFirstSnapshotMs = offsetMs + first }
+        truncated = truncated || other.truncated
+    }
+}
+
+/// A session-level failure that is not a model error: the tool loop guard, a broken toolCallingMode
+/// contract, or a tool whose output could not be produced.
+public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The model kept calling tools past `maxToolCalls` while answering one prompt.
+    case toolCallLimitExceeded(limit: Int, lastTool: String)
+    /// The engine called a tool under `disallowed`, or answered without one under `required`.
+    case toolCallingModeViolation(String)
+    /// A tool failed: unknown name, unreadable fixture, or a command that crashed, hung or printed garbage.
+    case toolCallFailed(tool: String, message: String)
+
+    /// The stable name of the case.
+    public var caseName: String {
+        switch self {
+        case .toolCallLimitExceeded: return "toolCallLimitExceeded"
+        case .toolCallingModeViolation: return "toolCallingModeViolation"
+        case .toolCallFailed: return "toolCallFailed"
+        }
+    }
+
+    /// What happened and what to do.
+    public var description: String {
+        switch self {
+        case .toolCallLimitExceeded(let limit, let tool):
+            return "the model called tools more than maxToolCalls (\(limit)) times for one prompt (last: \(tool)); "
+                + "the loop was stopped. Raise maxToolCalls if the trajectory is legitimate"
+        case .toolCallingModeViolation(let message): return message
+        case .toolCallFailed(let tool, let message): return "tool '\(tool)' failed: \(message)"
+        }
+    }
+}

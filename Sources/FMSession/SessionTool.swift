@@ -1,0 +1,140 @@
+import Foundation
+import FMCore
+
+/// A tool offered to the model, and where the session gets its output when the model calls it.
+public struct SessionTool: Sendable, Hashable {
+    /// Name, description and arguments schema, as the model sees them.
+    public var definition: ToolDefinition
+    /// Where the output comes from.
+    public var output: ToolOutputSource
+
+    /// Creates a tool.
+    public init(definition: ToolDefinition, output: ToolOutputSource) {
+        self.definition = definition
+        self.output = output
+    }
+}
+
+/// Where a tool's output comes from.
+public enum ToolOutputSource: Sendable, Hashable {
+    /// The same canned text for every call.
+    case text(String)
+    /// The output of the first rule whose arguments all match the call's, else `fallback`.
+    case byArguments([ArgumentRule], fallback: String?)
+    /// The contents of a fixture file (relative to the session's base directory), read at each call.
+    case file(String)
+    /// A command: run with the call's arguments as JSON on stdin; its stdout is the output.
+    /// Exit status ≠ 0, a timeout or output that is not UTF-8 text is a tool failure.
+    case command(ToolCommand)
+}
+
+/// One `byArguments` rule: when every given argument equals the call's, answer `output`.
+public struct ArgumentRule: Sendable, Hashable {
+    /// The arguments to match (a subset of the call's arguments object).
+    public var arguments: GeneratedContent
+    /// The output for a match.
+    public var output: String
+
+    /// Creates a rule.
+    public init(arguments: GeneratedContent, output: String) {
+        self.arguments = arguments
+        self.output = output
+    }
+
+    /// Whether every member of `arguments` appears with an equal value in `call`.
+    public func matches(_ call: GeneratedContent) -> Bool {
+        guard let wanted = arguments.orderedProperties else { return arguments == call }
+        return wanted.allSatisfy { call[$0.key] == $0.value }
+    }
+}
+
+/// A command-backed tool: the program and its arguments, and how long it may run.
+public struct ToolCommand: Sendable, Hashable {
+    /// The default time limit, in seconds.
+    public static let defaultTimeout = 10.0
+
+    /// The program and its arguments (a relative program path is resolved against the base directory).
+    public var argv: [String]
+    /// Seconds before the command is killed and the call fails.
+    public var timeoutSeconds: Double
+
+    /// Creates a command tool.
+    public init(argv: [String], timeoutSeconds: Double = ToolCommand.defaultTimeout) {
+        self.argv = argv
+        self.timeoutSeconds = timeoutSeconds
+    }
+}
+
+/// Produces tool outputs for a session.
+struct ToolRunner {
+    let tools: [String: SessionTool]
+    let baseDirectory: String?
+
+    init(tools: [SessionTool], baseDirectory: String?) {
+        var byName: [String: SessionTool] = [:]
+        for tool in tools { byName[tool.definition.name] = tool }
+        self.tools = byName
+        self.baseDirectory = baseDirectory
+    }
+
+    /// The output text for `call`, or a `SessionError.toolCallFailed` saying why there is none.
+    func output(for call: ToolCall) throws -> String {
+        guard let tool = tools[call.name] else {
+            let known = tools.keys.sorted().joined(separator: ", ")
+            throw SessionError.toolCallFailed(tool: call.name, message: "no tool of that name is defined (tools: \(known.isEmpty ? "none" : known))")
+        }
+        switch tool.output {
+        case .text(let text):
+            return text
+        case .byArguments(let rules, let fallback):
+            if let rule = rules.first(where: { $0.matches(call.arguments) }) { return rule.output }
+            if let fallback { return fallback }
+            throw SessionError.toolCallFailed(tool: call.name,
+                message: "no output is defined for arguments \(call.arguments.jsonString); add a matching rule or a default output")
+        case .file(let path):
+            let url = resolve(path)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw SessionError.toolCallFailed(tool: call.name, message: "cannot read fixture file \(url.path)")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw SessionError.toolCallFailed(tool: call.name, message: "fixture file \(url.path) is not UTF-8 text")
+            }
+            return text
+        case .command(let command):
+            return try run(command, call: call)
+        }
+    }
+
+    private func resolve(_ path: String) -> URL {
+        if path.hasPrefix("/") || baseDirectory == nil { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: baseDirectory!).appendingPathComponent(path)
+    }
+
+    private func run(_ command: ToolCommand, call: ToolCall) throws -> String {
+        guard let program = command.argv.first else {
+            throw SessionError.toolCallFailed(tool: call.name, message: "the command is empty")
+        }
+        let input = Data((call.arguments.jsonString + "\n").utf8)
+        let result: CommandResult
+        do {
+            let executable = program.contains("/") ? resolve(program).path : program
+            result = try CommandRunner.run([executable] + command.argv.dropFirst(), stdin: input,
+                                           timeoutSeconds: command.timeoutSeconds, directory: baseDirectory,
+                                           environment: ["FMEVAL_TOOL_NAME": call.name])
+        } catch let error as CommandRunner.Failure {
+            throw SessionError.toolCallFailed(tool: call.name, message: error.description)
+        }
+        if result.timedOut {
+            throw SessionError.toolCallFailed(tool: call.name,
+                message: "command \(program) did not finish within \(command.timeoutSeconds) s and was killed")
+        }
+        guard result.status == 0 else {
+            throw SessionError.toolCallFailed(tool: call.name,
+                message: "command \(program) exited with status \(result.status)\(result.stderrTail.isEmpty ? "" : ": " + result.stderrTail)")
+        }
+        guard let text = String(data: result.stdout, encoding: .utf8), !text.unicodeScalars.contains(where: { $0.value == 0 }) else {
+            throw SessionError.toolCallFailed(tool: call.name, message: "command \(program) printed output that is not UTF-8 text")
+        }
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
+}
