@@ -4,11 +4,11 @@ import FMCore
 public protocol NaturalLanguageJudge {
     /// The verdict on `value` (argument `argumentName` of a call to `toolName`) against `criteria`,
     /// with the judge's reason; a failure result says why the judge could not decide.
-    func judge(toolName: String, argumentName: String, value: GeneratedContent, criteria: String) -> Result<(satisfied: Bool, rationale: String), JudgeFailure>
+    func judge(toolName: String, argumentName: String, value: GeneratedContent, criteria: String) -> Result<(satisfied: Bool, rationale: String), EvaluatorFailure>
 }
 
 /// Why a judge could not give a verdict: the engine failed, or its answer was unusable.
-public struct JudgeFailure: Error, Equatable, Sendable, CustomStringConvertible {
+public struct EvaluatorFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong, precisely enough to act on.
     public var message: String
 

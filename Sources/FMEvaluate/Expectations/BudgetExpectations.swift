@@ -21,8 +21,12 @@ public struct ConstraintExpectation: Codable, Equatable, Sendable {
     public var problems: [String] {
         var found: [String] = []
         if maxViolations < 0 { found.append("maxViolations must be 0 or more, not \(maxViolations)") }
-        for (keyword, limit) in maxViolationsPerKeyword.sorted(by: { $0.key < $1.key }) where limit < 0 {
-            found.append("maxViolationsPerKeyword.\(keyword) must be 0 or more, not \(limit)")
+        let known = Violation.Keyword.allCases.map(\.rawValue)
+        for (keyword, limit) in maxViolationsPerKeyword.sorted(by: { $0.key < $1.key }) {
+            if !known.contains(keyword) {
+                found.append("maxViolationsPerKeyword: unknown keyword '\(keyword)'; use one of \(known.joined(separator: ", "))")
+            }
+            if limit < 0 { found.append("maxViolationsPerKeyword.\(keyword) must be 0 or more, not \(limit)") }
         }
         return found
     }
