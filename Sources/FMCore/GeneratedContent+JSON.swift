@@ -13,7 +13,14 @@ extension GeneratedContent {
         return output
     }
 
-    private func write(to output: inout String, indent: Int?, level: Int) {
+    /// One-line JSON text with a space after each `,` and `:` — the form Apple's transcripts use for tool-call arguments.
+    public var spacedJSONString: String {
+        var output = ""
+        write(to: &output, indent: nil, level: 0, spaced: true)
+        return output
+    }
+
+    private func write(to output: inout String, indent: Int?, level: Int, spaced: Bool = false) {
         switch kind {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
@@ -23,9 +30,9 @@ extension GeneratedContent {
             guard !elements.isEmpty else { output += "[]"; return }
             output += "["
             for (position, element) in elements.enumerated() {
-                if position > 0 { output += "," }
+                if position > 0 { output += spaced ? ", " : "," }
                 Self.newline(&output, indent: indent, level: level + 1)
-                element.write(to: &output, indent: indent, level: level + 1)
+                element.write(to: &output, indent: indent, level: level + 1, spaced: spaced)
             }
             Self.newline(&output, indent: indent, level: level)
             output += "]"
@@ -34,11 +41,11 @@ extension GeneratedContent {
             guard !members.isEmpty else { output += "{}"; return }
             output += "{"
             for (position, member) in members.enumerated() {
-                if position > 0 { output += "," }
+                if position > 0 { output += spaced ? ", " : "," }
                 Self.newline(&output, indent: indent, level: level + 1)
                 Self.writeQuoted(member.key, to: &output)
-                output += indent == nil ? ":" : ": "
-                member.value.write(to: &output, indent: indent, level: level + 1)
+                output += indent == nil && !spaced ? ":" : ": "
+                member.value.write(to: &output, indent: indent, level: level + 1, spaced: spaced)
             }
             Self.newline(&output, indent: indent, level: level)
             output += "}"

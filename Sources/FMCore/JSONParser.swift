@@ -132,7 +132,7 @@ struct JSONParser {
         var seen = Set<String>()
         func incomplete() -> GeneratedContent { GeneratedContent(properties: members, isComplete: false) }
         skipWhitespace()
-        if atEnd() { return incomplete() }
+        if try atEnd(inside: "an object") { return incomplete() }
         if bytes[index] == UInt8(ascii: "}") {
             index += 1
             return GeneratedContent(properties: [])
@@ -148,20 +148,20 @@ struct JSONParser {
             }
             seen.insert(key)
             skipWhitespace()
-            if atEnd() { return incomplete() }
+            if try atEnd(inside: "an object") { return incomplete() }
             guard bytes[index] == UInt8(ascii: ":") else {
                 throw error("unexpected \(describe(bytes[index])); expected ':' after the key \"\(key)\"")
             }
             index += 1
             skipWhitespace()
-            if atEnd() { return incomplete() }
+            if try atEnd(inside: "an object") { return incomplete() }
             path.append(key)
             let value = try parseValue()
             path.removeLast()
             if let value { members.append((key, value)) }
             if truncated { return incomplete() }
             skipWhitespace()
-            if atEnd() { return incomplete() }
+            if try atEnd(inside: "an object") { return incomplete() }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 return GeneratedContent(properties: members)
@@ -171,7 +171,7 @@ struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            if atEnd() { return incomplete() }
+            if try atEnd(inside: "an object") { return incomplete() }
         }
     }
 
@@ -182,7 +182,7 @@ struct JSONParser {
         var elements: [GeneratedContent] = []
         func incomplete() -> GeneratedContent { GeneratedContent(kind: .array(elements), isComplete: false) }
         skipWhitespace()
-        if atEnd() { return incomplete() }
+        if try atEnd(inside: "an array") { return incomplete() }
         if bytes[index] == UInt8(ascii: "]") {
             index += 1
             return GeneratedContent(elements)
@@ -194,7 +194,7 @@ struct JSONParser {
             if let value { elements.append(value) }
             if truncated { return incomplete() }
             skipWhitespace()
-            if atEnd() { return incomplete() }
+            if try atEnd(inside: "an array") { return incomplete() }
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
                 return GeneratedContent(elements)
@@ -204,7 +204,7 @@ struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            if atEnd() { return incomplete() }
+            if try atEnd(inside: "an array") { return incomplete() }
         }
     }
 
@@ -367,9 +367,12 @@ struct JSONParser {
         return GeneratedContent(value)
     }
 
-    /// True at the end of input; in partial mode also marks the parse as truncated.
-    private mutating func atEnd() -> Bool {
+    /// True at the end of input in partial mode (marking the parse truncated); throws there in complete mode.
+    private mutating func atEnd(inside container: String) throws -> Bool {
         guard index == bytes.count else { return false }
+        guard partial else {
+            throw error("the input ends inside \(container); add the missing '\(container == "an array" ? "]" : "}")'")
+        }
         truncated = true
         return true
     }

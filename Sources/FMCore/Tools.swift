@@ -78,9 +78,9 @@ public struct ToolCall: Hashable, Sendable {
         }
     }
 
-    /// Apple's JSON form: the arguments as a compact JSON string.
+    /// Apple's JSON form: the arguments as a one-line JSON string, spaced as Apple writes it.
     public var content: GeneratedContent {
-        GeneratedContent(properties: [("id", GeneratedContent(id)), ("name", GeneratedContent(name)), ("arguments", GeneratedContent(arguments.jsonString))])
+        GeneratedContent(properties: [("id", GeneratedContent(id)), ("name", GeneratedContent(name)), ("arguments", GeneratedContent(arguments.spacedJSONString))])
     }
 }
 
