@@ -1,0 +1,87 @@
+/// One chat message for prompt rendering.
+public struct ChatMessage: Sendable, Equatable {
+    /// The ChatML role: `system`, `user`, `assistant` or `tool`.
+    public var role: String
+    /// The message text.
+    public var content: String
+
+    /// Creates a message.
+    public init(role: String, content: String) {
+        self.role = role
+        self.content = content
+    }
+
+    /// A system message.
+    public static func system(_ content: String) -> ChatMessage { ChatMessage(role: "system", content: content) }
+    /// A user message.
+    public static func user(_ content: String) -> ChatMessage { ChatMessage(role: "user", content: content) }
+    /// An assistant message.
+    public static func assistant(_ content: String) -> ChatMessage { ChatMessage(role: "assistant", content: content) }
+}
+
+/// The ChatML prompt format (`<|im_start|>role\n…<|im_end|>\n`), as SmolLM2's GGUF template renders it.
+///
+/// When the first message is not a system message, the model's default system prompt (read from the
+/// GGUF's `tokenizer.chat_template`) is put first, as the template does. No BOS token is added.
+public struct ChatTemplate: Sendable, Equatable {
+    /// The system prompt used when the conversation has none, if the model defines one.
+    public var defaultSystemPrompt: String?
+
+    /// The start-of-message marker.
+    public static let start = "<|im_start|>"
+    /// The end-of-message marker.
+    public static let end = "<|im_end|>"
+
+    /// A template with an explicit default system prompt.
+    public init(defaultSystemPrompt: String?) {
+        self.defaultSystemPrompt = defaultSystemPrompt
+    }
+
+    /// The template of `file`: ChatML, with the default system prompt taken from `tokenizer.chat_template`.
+    ///
+    /// A model without a chat template gets plain ChatML without a default system prompt; a template
+    /// that is not ChatML is an error, since fmeval renders only ChatML.
+    public init(file: GGUFFile) throws {
+        guard let source = file.string("tokenizer.chat_template") else {
+            self.init(defaultSystemPrompt: nil)
+            return
+        }
+        guard source.contains(Self.start) && source.contains(Self.end) else {
+            throw GGUFError(path: file.path, offset: nil,
+                            message: "tokenizer.chat_template is not ChatML (no \(Self.start) … \(Self.end))",
+                            hint: "use a model with a ChatML chat template, such as the default SmolLM2 model")
+        }
+        self.init(defaultSystemPrompt: Self.defaultSystemPrompt(inTemplate: source))
+    }
+
+    /// The literal system message a ChatML Jinja template inserts, if it has one.
+    public static func defaultSystemPrompt(inTemplate source: String) -> String? {
+        let marker = start + "system\n"
+        guard let opening = source.range(of: marker),
+              let closing = source.range(of: end, range: opening.upperBound ..< source.endIndex) else { return nil }
+        let text = String(source[opening.upperBound ..< closing.lowerBound])
+        // A template that builds the system text from variables is not a literal default.
+        return text.contains("{{") || text.contains("{%") || text.contains("'") ? nil : text
+    }
+
+    /// The prompt text for `messages`, ending with `<|im_start|>assistant\n` when `addGenerationPrompt`.
+    public func render(_ messages: [ChatMessage], addGenerationPrompt: Bool = true) -> String {
+        var text = ""
+        if let defaultSystemPrompt, messages.first?.role != "system" {
+            text += Self.start + "system\n" + defaultSystemPrompt + Self.end + "\n"
+        }
+        for message in messages {
+            text += Self.start + message.role + "\n" + message.content + Self.end + "\n"
+        }
+        if addGenerationPrompt { text += Self.start + "assistant\n" }
+        return text
+    }
+
+    /// The prompt for one turn: optional instructions as the system message, then the user prompt.
+    public func render(instructions: String?, prompt: String) -> String {
+        var messages: [ChatMessage] = []
+        if let instructions { messages.append(.system(instructions)) }
+        messages.append(.user(prompt))
+        return render(messages)
+    }
+}
