@@ -30,7 +30,7 @@ public enum McNemar {
 }
 
 /// The paired comparison of two variants (or two result files) over the cases they share.
-public struct PairedComparison: Equatable, Sendable {
+public struct PairedComparison: Codable, Equatable, Sendable {
     /// Cases that passed under both.
     public var bothPass: Int
     /// Cases that passed under A only (B regressed them).

@@ -62,6 +62,10 @@ func xmllint(_ xml: String, schema: URL? = junitSchema, sourceLocation: SourceLo
         Issue.record("xmllint is missing: install Debian package libxml2-utils (.ci/run does)", sourceLocation: sourceLocation)
         return ToolOutput(status: -1, output: "xmllint missing")
     }
+    if let schema, !FileManager.default.fileExists(atPath: schema.path) {
+        Issue.record("the schema \(schema.path) is missing; it ships in ../shared/reference", sourceLocation: sourceLocation)
+        return ToolOutput(status: -1, output: "schema missing")
+    }
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-junit-\(UUID().uuidString).xml")
     try Data(xml.utf8).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }

@@ -1,0 +1,129 @@
+import Foundation
+import FMRun
+
+/// The self-contained HTML report: inline CSS, script and SVG, no network, summary readable without script.
+///
+/// Every piece of model output and suite text passes through `HTMLEscaping`, so a response holding
+/// `<script>` shows as text.
+public enum HTMLReport {
+    /// The page for `run`, with a baseline diff and A/B comparisons when given.
+    public static func render(_ run: RunResult, baseline: BaselineComparison? = nil,
+                              comparisons: [ABComparison] = [], title: String = "fmeval report") -> String {
+        var page = HTMLBuffer(capacity: 4096 + run.cases.count * 3072)
+        page.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+        page.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+        page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"\(HTMLStyle.contentSecurityPolicy)\">")
+        page.element("title", "\(title) — \(run.summary.total) cases")
+        page.raw("<style>\(HTMLStyle.css)</style></head>\n<body>\n")
+        page.element("h1", title)
+        writeSummary(run, into: &page)
+        if let baseline { HTMLComparisons.writeBaseline(baseline, into: &page) }
+        for comparison in comparisons { HTMLComparisons.writeAB(comparison, into: &page) }
+        for classification in run.classifications { HTMLComparisons.writeConfusion(classification, into: &page) }
+        let groups = SuiteGroup.groups(run)
+        var anchors: [String: String] = [:]
+        for (index, result) in run.cases.enumerated() where anchors[result.id] == nil { anchors[result.id] = "case-\(index)" }
+        var changes: [String: BaselineChange] = [:]
+        for entry in baseline?.entries ?? [] { changes[entry.id] = entry.change }
+        writeFilters(into: &page)
+        for group in groups { writeSuiteTable(group, anchors: anchors, changes: changes, into: &page) }
+        page.raw("<h2 id=\"cases\">Cases</h2>\n")
+        for (index, result) in run.cases.enumerated() {
+            HTMLCaseDetails.write(result, anchor: "case-\(index)", change: changes[result.id], into: &page)
+        }
+        page.raw("<script>\(HTMLStyle.script)</script>\n</body></html>\n")
+        return page.html
+    }
+
+    private static func writeSummary(_ run: RunResult, into page: inout HTMLBuffer) {
+        let info = run.run, summary = run.summary
+        page.open("p", cls: "meta")
+        page.text("Run \(info.id) · started \(info.startedAt)")
+        if let duration = info.durationMs { page.text(" · \(String(format: "%.1f", duration / 1000)) s") }
+        if let shard = info.shard { page.text(" · shard \(shard)") }
+        if let filter = info.filter { page.text(" · filter \(filter)") }
+        page.close("p")
+        page.raw("<section id=\"summary\"><h2>Summary</h2>\n")
+        let holds = summary.gatesFailed == 0
+        page.element("div", cls: holds ? "verdict ok" : "verdict bad",
+                     holds ? "All gates hold" : "\(summary.gatesFailed) of \(summary.total) cases fail their gate")
+        page.raw("<div class=\"counts\">")
+        let counts: [(String, Int)] = [("cases", summary.total), ("passed", summary.passed), ("failed", summary.failed),
+                                       ("flaky", summary.flaky), ("error", summary.errored), ("skipped", summary.skipped),
+                                       ("attempts", summary.attempts), ("nondeterministic", summary.nondeterministic)]
+        for (label, count) in counts where count > 0 || label != "nondeterministic" {
+            page.raw("<div><b>\(count)</b>")
+            page.text(label)
+            page.raw("</div>")
+        }
+        page.raw("</div>\n")
+        page.raw(SVGChart.stacked([
+            SVGChart.Segment(label: "passed", count: summary.passed, style: "passed"),
+            SVGChart.Segment(label: "flaky", count: summary.flaky, style: "flaky"),
+            SVGChart.Segment(label: "failed", count: summary.failed, style: "failed"),
+            SVGChart.Segment(label: "error", count: summary.errored, style: "error"),
+            SVGChart.Segment(label: "skipped", count: summary.skipped, style: "skipped"),
+        ], title: "Case status"))
+        let groups = SuiteGroup.groups(run).filter { !$0.cases.isEmpty }
+        let bars = groups.map { group -> SVGChart.RateBar in
+            let side = ABComparison.Side(name: group.title, passes: group.cases.filter(\.gateHolds).count, cases: group.cases.count)
+            return SVGChart.RateBar(label: group.title, rate: side.passRate,
+                                    interval: side.interval.lower...max(side.interval.lower, side.interval.upper),
+                                    style: side.passes == side.cases ? "pass" : "fail")
+        }
+        if !bars.isEmpty {
+            page.element("h3", "Gate pass rate per suite (Wilson 95% interval)")
+            page.raw(SVGChart.rates(bars, title: "Gate pass rate per suite"))
+        }
+        page.element("h3", "Fingerprint")
+        page.raw("<dl class=\"fp\">")
+        for (key, value) in JUnitReport.properties(run, variant: nil) {
+            page.element("dt", key)
+            page.element("dd", value)
+        }
+        page.raw("</dl></section>\n")
+    }
+
+    private static func writeFilters(into page: inout HTMLBuffer) {
+        page.raw("<div id=\"filters\" hidden><input id=\"filter-text\" type=\"search\" placeholder=\"Filter by case id\" aria-label=\"Filter by case id\">")
+        page.raw("<select id=\"filter-status\" aria-label=\"Status\"><option value=\"\">any status</option>")
+        for status in ["passed", "failed", "flaky", "error", "skipped"] { page.raw("<option>\(status)</option>") }
+        page.raw("</select><button id=\"expand-all\" type=\"button\">Expand all</button> <button id=\"collapse-all\" type=\"button\">Collapse all</button> <span id=\"filter-count\" class=\"muted\"></span></div>\n")
+    }
+
+    private static func writeSuiteTable(_ group: SuiteGroup, anchors: [String: String], changes: [String: BaselineChange],
+                                        into page: inout HTMLBuffer) {
+        page.open("h2")
+        page.text("Suite \(group.suite)")
+        if let variant = group.variant { page.raw(" <span class=\"muted\">variant "); page.text(variant); page.raw("</span>") }
+        page.close("h2")
+        let showChange = group.cases.contains { changes[$0.id] != nil }
+        page.raw("<table><thead><tr><th>case</th><th>status</th>\(showChange ? "<th>baseline</th>" : "")<th class=\"num\">passes</th><th class=\"num\">pass rate (95% CI)</th><th>gate</th><th class=\"num\">time</th><th>why</th></tr></thead><tbody>\n")
+        for result in group.cases {
+            page.open("tr", [("data-case", result.id), ("data-status", result.status.rawValue)])
+            page.raw("<td class=\"mono\"><a href=\"#\(anchors[result.id] ?? "cases")\">")
+            page.text(result.caseID)
+            page.raw("</a></td><td><span class=\"badge \(result.status.rawValue)\">\(result.status.rawValue)</span></td>")
+            if showChange {
+                let change = changes[result.id]
+                page.raw("<td>\(change.map { "<span class=\"badge \($0.rawValue)\">\($0.rawValue)</span>" } ?? "")</td>")
+            }
+            page.raw("<td class=\"num\">\(result.passes)/\(result.attempts.count)</td>")
+            page.raw("<td class=\"num\">\(SVGChart.percent(result.passRate)) (\(SVGChart.percent(result.interval.lower))–\(SVGChart.percent(result.interval.upper)))</td><td>")
+            page.text(CaseSummaryText.gateText(result.gate) ?? "all attempts")
+            page.raw(result.gateHolds ? " ✓" : " ✗")
+            page.raw("</td><td class=\"num\">\(String(format: "%.2f", result.durationMs / 1000)) s</td><td>")
+            if !result.gateHolds { page.text(CaseSummaryText.headline(result)) }
+            page.raw("</td></tr>\n")
+        }
+        for skipped in group.skipped {
+            page.open("tr", [("data-case", skipped.id), ("data-status", "skipped")])
+            page.raw("<td class=\"mono\">")
+            page.text(skipped.caseID)
+            page.raw("</td><td><span class=\"badge skipped\">skipped</span></td>\(showChange ? "<td></td>" : "")<td></td><td></td><td></td><td></td><td>")
+            page.text(skipped.reason)
+            page.raw("</td></tr>\n")
+        }
+        page.raw("</tbody></table>\n")
+    }
+}

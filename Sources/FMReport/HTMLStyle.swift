@@ -1,0 +1,61 @@
+/// The fixed parts of the HTML report: stylesheet, script and content-security policy.
+///
+/// The policy forbids every network fetch (`default-src 'none'`), so the report is provably
+/// self-contained; the one inline script only filters and expands rows, and the summary reads
+/// without it.
+enum HTMLStyle {
+    /// The `Content-Security-Policy` meta value.
+    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+
+    /// The inline stylesheet.
+    static let css = """
+    :root{--pass:#1a7f37;--fail:#cf222e;--flaky:#bf8700;--error:#8250df;--skip:#6e7781;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--bg:#fff;--soft:#f6f8fa}
+    *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:16px 24px 64px}
+    h1{font-size:22px;margin:8px 0}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
+    .meta,.muted{color:var(--muted)}code,pre,.mono{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+    pre{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:8px;white-space:pre-wrap;word-break:break-word;margin:4px 0;max-height:480px;overflow:auto}
+    table{border-collapse:collapse;margin:6px 0;width:100%}th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft);font-weight:600}
+    td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+    .verdict{font-size:16px;font-weight:600;padding:8px 12px;border-radius:6px;margin:8px 0;display:inline-block}.verdict.ok{background:#dafbe1;color:var(--pass)}.verdict.bad{background:#ffebe9;color:var(--fail)}
+    .badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;color:#fff;min-width:54px;text-align:center}
+    .badge.passed,.badge.unchanged,.badge.fixed,.badge.added{background:var(--pass)}.badge.failed,.badge.regression,.badge.new-failure,.badge.still-failing{background:var(--fail)}
+    .badge.flaky{background:var(--flaky)}.badge.error{background:var(--error)}.badge.skipped,.badge.removed{background:var(--skip)}
+    .counts{display:flex;gap:12px;flex-wrap:wrap;margin:8px 0}.counts div{border:1px solid var(--line);border-radius:6px;padding:6px 12px;min-width:90px}.counts b{display:block;font-size:20px}
+    dl.fp{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:6px 0}dl.fp dt{color:var(--muted)}dl.fp dd{margin:0;font-family:ui-monospace,monospace;font-size:12px;word-break:break-all}
+    details.case{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:0 10px}details.case>summary{cursor:pointer;padding:6px 0;font-weight:600}
+    details.attempt{margin:6px 0 6px 12px}details.attempt>summary{cursor:pointer;color:var(--muted)}
+    .entry{border-left:3px solid var(--line);margin:6px 0;padding:2px 10px}.entry .role{font-size:11px;text-transform:uppercase;letter-spacing:.05em;color:var(--muted)}
+    .entry.instructions{border-color:#8c959f}.entry.prompt{border-color:#0969da}.entry.response{border-color:var(--pass)}.entry.toolCalls,.entry.toolOutput{border-color:var(--flaky)}.entry.reasoning{border-color:var(--error)}
+    tr.metric-fail td{color:var(--fail)}tr.metric-pass td:first-child{color:var(--pass)}
+    svg.chart{display:block;margin:6px 0;max-width:100%;height:auto}svg.chart text{font:12px system-ui,sans-serif;fill:var(--fg)}
+    svg .track{fill:#eaeef2}svg .pass,svg .passed{fill:var(--pass)}svg .fail,svg .failed{fill:var(--fail)}svg .flaky{fill:var(--flaky)}svg .error{fill:var(--error)}svg .skipped{fill:var(--skip)}
+    svg .a{fill:#0969da}svg .b{fill:#bc4c00}svg .whisker{stroke:var(--fg);stroke-width:1.5;fill:none}
+    table.matrix td.hit{background:#dafbe1;font-weight:600}table.matrix td.miss{background:#ffebe9}
+    #filters{position:sticky;top:0;background:var(--bg);padding:8px 0;border-bottom:1px solid var(--line);z-index:1}#filters input,#filters select{font:inherit;padding:3px 6px;margin-right:8px}
+    .hidden{display:none}
+    """
+
+    /// The inline script: filter cases by text and status, expand or collapse all details.
+    static let script = """
+    (function(){
+      var filters=document.getElementById('filters');
+      if(!filters){return;}
+      filters.hidden=false;
+      var text=document.getElementById('filter-text'),status=document.getElementById('filter-status');
+      var rows=document.querySelectorAll('[data-case]');
+      function apply(){
+        var q=text.value.trim().toLowerCase(),s=status.value,shown=0;
+        for(var i=0;i<rows.length;i++){
+          var r=rows[i],ok=(!q||r.getAttribute('data-case').toLowerCase().indexOf(q)>=0)&&(!s||r.getAttribute('data-status')===s);
+          r.classList.toggle('hidden',!ok);if(ok&&r.tagName==='DETAILS'){shown++;}
+        }
+        document.getElementById('filter-count').textContent=shown+' shown';
+      }
+      text.addEventListener('input',apply);status.addEventListener('change',apply);
+      document.getElementById('expand-all').addEventListener('click',function(){var d=document.querySelectorAll('details.case');for(var i=0;i<d.length;i++){d[i].open=true;}});
+      document.getElementById('collapse-all').addEventListener('click',function(){var d=document.querySelectorAll('details');for(var i=0;i<d.length;i++){d[i].open=false;}});
+      apply();
+      document.documentElement.setAttribute('data-fmeval-ready','1');
+    })();
+    """
+}

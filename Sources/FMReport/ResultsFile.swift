@@ -1,0 +1,172 @@
+import Foundation
+import FMRun
+
+/// An error from reading or writing a report input or output; the message names the file and what to do.
+public struct ReportError: Error, CustomStringConvertible, Equatable {
+    /// What went wrong, naming the file (and JSON path), and what to do.
+    public var message: String
+    /// True for unreadable or unwritable files (exit 3); false for invalid content or flags (exit 2).
+    public var isInfrastructure: Bool
+
+    /// An error with `message`.
+    public init(_ message: String, infrastructure: Bool = false) {
+        self.message = message
+        self.isInfrastructure = infrastructure
+    }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// Reads and writes results documents (docs/results-format.md) for `compare`, `merge` and reports.
+public enum ResultsFile {
+    /// Reads the results document at `path`, with errors that name the file and the JSON path.
+    ///
+    /// Files written by other tools may carry lone UTF-16 surrogate escapes (`"\ud800"`), which
+    /// Foundation refuses; they are read as U+FFFD instead of failing the whole report.
+    public static func load(_ path: String) throws -> RunResult {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ReportError("\(path): cannot read the results file (\(error.localizedDescription)); check the path")
+        }
+        return try decode(data, path: path)
+    }
+
+    /// Decodes a results document from `data`; `path` names it in errors.
+    public static func decode(_ data: Data, path: String) throws -> RunResult {
+        let decoder = JSONDecoder()
+        let result: RunResult
+        do {
+            result = try decoder.decode(RunResult.self, from: data)
+        } catch let first {
+            let repaired = JSONRepair.repairingLoneSurrogates(data)
+            if repaired != data, let fixed = try? decoder.decode(RunResult.self, from: repaired) {
+                result = fixed
+            } else {
+                if let probe = try? decoder.decode(VersionProbe.self, from: repaired), let version = probe.version {
+                    try checkVersion(version, path: path)
+                }
+                throw ReportError("\(path): not a valid fmeval results document: \(describe(first)); see docs/results-format.md")
+            }
+        }
+        try checkVersion(result.version, path: path)
+        return result
+    }
+
+    private static func checkVersion(_ version: Int, path: String) throws {
+        guard version > RunResult.currentVersion else { return }
+        throw ReportError("\(path): results format version \(version) is newer than this fmeval reads (\(RunResult.currentVersion)); upgrade fmeval")
+    }
+
+    /// Writes `run` as pretty-printed JSON to `path`, creating the parent folder.
+    public static func write(_ run: RunResult, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        do {
+            data = try encoder.encode(run)
+        } catch {
+            throw ReportError("\(path): cannot encode the results (\(error)); this is a bug in fmeval, please report it", infrastructure: true)
+        }
+        try writeReport(data, to: path)
+    }
+
+    /// Writes `data` to `path` atomically, creating the parent folder; errors name the path.
+    public static func writeReport(_ data: Data, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw ReportError("\(path): cannot write the report (\(error.localizedDescription)); check the folder exists and is writable", infrastructure: true)
+        }
+    }
+
+    /// A decoding error as `at cases[3].status: message`.
+    static func describe(_ error: Error) -> String {
+        func path(_ keys: [CodingKey]) -> String {
+            var text = "$"
+            for key in keys {
+                if let index = key.intValue { text += "[\(index)]" } else { text += "." + key.stringValue }
+            }
+            return text
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+            return "at \(path(context.codingPath)): missing key '\(key.stringValue)'"
+        case .typeMismatch(let type, let context)?:
+            return "at \(path(context.codingPath)): expected \(type) (\(context.debugDescription))"
+        case .valueNotFound(let type, let context)?:
+            return "at \(path(context.codingPath)): expected \(type), found null"
+        case .dataCorrupted(let context)?:
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return "at \(path(context.codingPath)): \(underlying ?? context.debugDescription)"
+        default:
+            return String(describing: error)
+        }
+    }
+
+    private struct VersionProbe: Decodable {
+        var version: Int?
+    }
+}
+
+/// Byte-level repairs that let Foundation read JSON written by less strict tools.
+public enum JSONRepair {
+    /// Replaces `\uD800`–`\uDFFF` escapes that are not part of a valid surrogate pair with `\uFFFD`.
+    public static func repairingLoneSurrogates(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        guard bytes.contains(UInt8(ascii: "\\")) else { return data }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < bytes.count else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            guard bytes[index + 1] == UInt8(ascii: "u"), let unit = hexUnit(bytes, at: index + 2) else {
+                output.append(contentsOf: bytes[index...index + 1])
+                index += 2
+                continue
+            }
+            if (0xD800...0xDBFF).contains(unit), index + 12 <= bytes.count,
+               bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u"),
+               let low = hexUnit(bytes, at: index + 8), (0xDC00...0xDFFF).contains(low) {
+                output.append(contentsOf: bytes[index..<index + 12])
+                index += 12
+            } else if (0xD800...0xDFFF).contains(unit) {
+                output.append(contentsOf: Array("\\uFFFD".utf8))
+                index += 6
+            } else {
+                output.append(contentsOf: bytes[index..<index + 6])
+                index += 6
+            }
+        }
+        return Data(output)
+    }
+
+    /// The 16-bit value of four hex digits at `offset`, or nil.
+    private static func hexUnit(_ bytes: [UInt8], at offset: Int) -> UInt32? {
+        guard offset + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for byte in bytes[offset..<offset + 4] {
+            guard let digit = hexDigit(byte) else { return nil }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import FMEvaluate
+@testable import FMReport
+@testable import FMRun
+
+@Test(.enabled(if: xmllintRunnable)) func junitForEveryKindOfCaseValidatesAgainstTheXSD() throws {
+    let xml = JUnitReport.render(sampleRun())
+    let result = try xmllint(xml)
+    #expect(result.status == 0, "\(result.output)")
+}
+
+@Test(.enabled(if: xmllintRunnable), arguments: [AttemptOutcome.passed, .failed, .error])
+func junitForSingleOutcomeRunsValidates(outcome: AttemptOutcome) throws {
+    let run = RunResult(run: sampleInfo(), cases: [sampleCase("s", "only", [outcome], text: hostileText)])
+    let result = try xmllint(JUnitReport.render(run))
+    #expect(result.status == 0, "\(result.output)")
+}
+
+@Test(.enabled(if: xmllintRunnable)) func junitForEmptyAndBlankNamedRunsValidates() throws {
+    let blank = sampleCase("  ", " \n ", [.passed])
+    var info = sampleInfo()
+    info.startedAt = "not a date"
+    let result = try xmllint(JUnitReport.render(RunResult(run: info, cases: [blank])))
+    #expect(result.status == 0, "\(result.output)")
+    #expect(try xmllint(JUnitReport.render(RunResult(run: sampleInfo(), cases: []))).status == 0)
+}
+
+@Test(.enabled(if: xmllintRunnable)) func xsdCheckCatchesASchemaViolation() throws {
+    // The harness must be able to fail: a testsuite without the required hostname attribute.
+    let xml = JUnitReport.render(sampleRun()).replacingOccurrences(of: " hostname=\"localhost\"", with: "")
+    #expect(try xmllint(xml).status != 0)
+}
+
+@Test func junitMapsStatusesToFailureErrorAndSkipped() throws {
+    let xml = JUnitReport.render(sampleRun())
+    #expect(xml.contains("<testsuite name=\"city-info\" package=\"fmeval.city-info\" id=\"0\" timestamp=\"2026-11-30T12:00:00\""))
+    #expect(xml.contains("tests=\"6\" failures=\"2\" errors=\"1\" skipped=\"1\""))
+    #expect(xml.contains("<testcase name=\"paris\" classname=\"city-info\" time=\"0.025\"/>"))
+    #expect(xml.contains("<testcase name=\"flaky-ok\" classname=\"city-info\" time=\"0.500\"/>"))
+    #expect(xml.contains("<failure message=\"10/20 attempts failed; toolCalls.allPass: unexpected call getCityInfo(city: Paris) (10 attempts)\" type=\"failed\">"))
+    #expect(xml.contains("<error message=\"LanguageModelError.timeout: engine timed out after 30 s &lt;&amp;&gt;\" type=\"LanguageModelError.timeout\">"))
+    #expect(xml.contains("<skipped message=\"--filter tag:adversarial\"></skipped>"))
+    #expect(xml.contains("flaky-ok: flaky; 19/20 attempts passed (95.0%, 95% CI 76.4%–99.1%); gate minPassRate 0.9 holds"))
+    #expect(xml.contains("<property name=\"fmeval.model.sha256\" value=\"ab12\"/>"))
+    #expect(xml.contains("<property name=\"fmeval.cpu\" value=\"Test CPU &lt;x86&gt;\"/>"))
+    #expect(!xml.contains("<script>"))
+}
+
+@Test func junitSplitsVariantsIntoTheirOwnSuites() {
+    let run = RunResult(run: sampleInfo(variants: ["a", "b"]), cases: [
+        sampleCase("s", "c1", variant: "a", [.passed]), sampleCase("s", "c1", variant: "b", [.failed]),
+    ])
+    let xml = JUnitReport.render(run)
+    #expect(xml.contains("<testsuite name=\"s@a\" package=\"fmeval.s@a\" id=\"0\""))
+    #expect(xml.contains("<testsuite name=\"s@b\" package=\"fmeval.s@b\" id=\"1\""))
+    #expect(xml.contains("<property name=\"fmeval.variant\" value=\"b\"/>"))
+}
+
+@Test func junitNotesBaselineChanges() {
+    let before = RunResult(run: sampleInfo(), cases: [sampleCase("s", "c", [.passed])])
+    let after = RunResult(run: sampleInfo(), cases: [sampleCase("s", "c", [.failed])])
+    let xml = JUnitReport.render(after, baseline: BaselineComparison(baseline: before, current: after))
+    #expect(xml.contains("baseline: regression"))
+}
+
+@Test func timestampsAreCutToTheSchemaPattern() {
+    #expect(JUnitReport.junitTimestamp("2026-11-30T12:00:00.123Z") == "2026-11-30T12:00:00")
+    #expect(JUnitReport.junitTimestamp("2026-11-30 12:00") == "1970-01-01T00:00:00")
+    #expect(JUnitReport.seconds(.nan) == "0.000")
+    #expect(JUnitReport.seconds(-1) == "0.000")
+    #expect(JUnitReport.seconds(1e20) == "100000000000000000000.000")
+}
