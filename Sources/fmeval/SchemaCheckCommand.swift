@@ -1,0 +1,59 @@
+import FMCore
+
+/// `fmeval schema check SCHEMA.json INSTANCE.json`: every violation of a schema in an instance, as JSON.
+struct SchemaCheckCommand: Command {
+    static let path = ["schema", "check"]
+    static let summary = "Check a JSON instance against a GenerationSchema; print every violation as JSON"
+    static let help = """
+    USAGE: fmeval schema check SCHEMA.json INSTANCE.json
+
+    Validates INSTANCE.json against SCHEMA.json (the Foundation Models JSON-Schema dialect: title, type,
+    properties + x-order, required, additionalProperties, $defs/$ref, enum, minimum/maximum,
+    minItems/maxItems, pattern, anyOf) and prints
+
+      {"valid": BOOL, "violations": [{"path", "keyword", "expected", "actual", "message"}]}
+
+    where path is a JSON pointer into the instance and keyword is one of type, enum, required,
+    additionalProperties, minimum, maximum, minItems, maxItems, pattern, anyOf. Every violation is
+    reported, not just the first. Use - for either file to read standard input.
+
+    EXIT CODES: 0 valid · 1 violations found · 2 unreadable file, malformed JSON or invalid schema.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        var parser = Arguments(arguments, command: "schema check")
+        let files = try parser.finish()
+        guard files.count == 2 else {
+            throw CLIError.invalidInput("schema check: expected SCHEMA.json and INSTANCE.json, got \(files.count) argument\(files.count == 1 ? "" : "s"); see 'fmeval help schema check'")
+        }
+        let schema = try loadDocument(files[0]).decodeForCommand { try GenerationSchema(content: $0) }
+        let instance = try loadDocument(files[1]).content
+        let violations = SchemaValidator.violations(of: instance, against: schema)
+        let report = GeneratedContent(properties: [
+            ("valid", GeneratedContent(violations.isEmpty)),
+            ("violations", GeneratedContent(violations.map(\.content))),
+        ])
+        print(report.jsonString(indent: 2))
+        return violations.isEmpty ? ExitCode.ok : ExitCode.failed
+    }
+}
+
+/// Loads a JSON file for a command; any problem becomes an invalid-input error naming file and line:column.
+func loadDocument(_ path: String) throws -> JSONDocument {
+    do {
+        return try JSONDocument.load(path: path)
+    } catch let error as JSONDocumentError {
+        throw CLIError.invalidInput(error.description)
+    }
+}
+
+extension JSONDocument {
+    /// `decode(_:)` for commands: a shape or schema problem becomes an invalid-input error.
+    func decodeForCommand<Value>(_ read: (GeneratedContent) throws -> Value) throws -> Value {
+        do {
+            return try decode(read)
+        } catch let error as JSONDocumentError {
+            throw CLIError.invalidInput(error.description)
+        }
+    }
+}
