@@ -1,0 +1,108 @@
+import Foundation
+
+/// What loading some suite files produced: the suites that loaded and every problem found.
+public struct SuiteLoadResult: Sendable {
+    /// The suite files read, in order.
+    public var files: [String] = []
+    /// Suites without errors, in file order.
+    public var suites: [Suite] = []
+    /// Every problem, grouped by file and in source order within each.
+    public var diagnostics: [Diagnostic] = []
+
+    /// Creates an empty result.
+    public init() {}
+
+    /// All cases × variants of the loaded suites, with defaults applied.
+    public var expandedCases: [ExpandedCase] { suites.flatMap { $0.expanded() } }
+}
+
+/// Finds, parses, validates and types suite files (`.yaml`, `.yml`, `.json`).
+public enum SuiteLoader {
+    /// The extensions of suite files found when a directory is given.
+    public static let suiteExtensions = ["yaml", "yml", "json"]
+
+    /// Loads every suite under `paths` (files, or directories searched recursively).
+    public static func load(paths: [String]) -> SuiteLoadResult {
+        var result = SuiteLoadResult()
+        let (files, missing) = suiteFiles(in: paths)
+        result.diagnostics = missing
+        for file in files {
+            result.files.append(file)
+            let (suite, diagnostics) = load(file: file)
+            result.diagnostics += diagnostics
+            if let suite, diagnostics.isEmpty { result.suites.append(suite) }
+        }
+        return result
+    }
+
+    /// Loads one suite file; the suite is returned even with problems, so callers can show what loaded.
+    public static func load(file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "cannot read the file; check the path and permissions")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the file is not UTF-8 text")])
+        }
+        return load(text: text, file: file)
+    }
+
+    /// Loads a suite from text; `file` names it in messages and anchors relative paths.
+    public static func load(text: String, file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
+        let root: YAMLNode
+        do {
+            root = file.lowercased().hasSuffix(".json") ? try JSONNodeReader.parse(text, file: file) : try YAMLParser.parse(text, file: file)
+        } catch let diagnostic as Diagnostic {
+            return (nil, [diagnostic])
+        } catch {
+            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "\(error)")])
+        }
+        let reader = SuiteReader(file: file)
+        let suite = reader.suite(root, file: file)
+        return (suite, ordered(reader.diagnostics))
+    }
+
+    /// Suite files under `paths`, sorted within each directory; missing paths become diagnostics.
+    public static func suiteFiles(in paths: [String]) -> (files: [String], missing: [Diagnostic]) {
+        var files: [String] = []
+        var missing: [Diagnostic] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                missing.append(Diagnostic(SourceLocation(file: path, line: 1, column: 1), "no such file or directory"))
+                continue
+            }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+            let found = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { entry in
+                    !entry.split(separator: "/").contains { $0.hasPrefix(".") }
+                        && suiteExtensions.contains((entry as NSString).pathExtension.lowercased())
+                }
+                .sorted()
+            files += found.map { base + "/" + $0 }
+        }
+        return (files, missing)
+    }
+
+    /// Diagnostics without repeats, grouped by file (first appearance) and sorted by position within each.
+    static func ordered(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var seen = Set<Diagnostic>()
+        var fileOrder: [String: Int] = [:]
+        var unique: [Diagnostic] = []
+        for diagnostic in diagnostics where seen.insert(diagnostic).inserted {
+            if fileOrder[diagnostic.location.file] == nil { fileOrder[diagnostic.location.file] = fileOrder.count }
+            unique.append(diagnostic)
+        }
+        return unique.enumerated().sorted { a, b in
+            let (x, y) = (a.element.location, b.element.location)
+            if x.file != y.file { return fileOrder[x.file]! < fileOrder[y.file]! }
+            if x.line != y.line { return x.line < y.line }
+            if x.column != y.column { return x.column < y.column }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}

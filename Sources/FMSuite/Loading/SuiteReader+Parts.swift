@@ -1,0 +1,191 @@
+import FMCore
+import FMEvaluate
+
+extension SuiteReader {
+    // MARK: - Schemas and options
+
+    /// A GenerationSchema written inline, or a path to a `.json`/`.yaml` file holding one.
+    func schema(_ node: YAMLNode, _ what: String) -> GenerationSchema? {
+        var source = node
+        if case .string(let path)? = node.scalar?.value {
+            guard let parsed = parseFile(path, at: node, what: what) else { return nil }
+            source = parsed
+        } else if node.mapping == nil {
+            report(node, "\(what) must be a schema mapping or a path to a schema file, not \(node.kindName)")
+            return nil
+        }
+        guard let content = content(source) else { return nil }
+        do {
+            return try GenerationSchema(content: content)
+        } catch let error as JSONFormatError {
+            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what): \(error.message)"))
+        } catch let error as SchemaError {
+            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what) does not build: \(error)"))
+        } catch {
+            report(source, "\(what) does not build: \(error)")
+        }
+        return nil
+    }
+
+    /// `generating:` — a type name, `{enum: [...]}`, `{type: NAME}` or `{schema: inline-or-file}`.
+    func generating(_ node: YAMLNode) -> GenerationSchema? {
+        let types = ["string", "integer", "number", "boolean"]
+        if let scalar = node.scalar {
+            guard types.contains(scalar.text) else {
+                let hint = closestKey(to: scalar.text, in: types).map { "did you mean '\($0)'? " } ?? ""
+                report(node, "generating: unknown type '\(scalar.text)'; \(hint)use one of \(types.joined(separator: ", ")), {enum: [...]} or {schema: ...}")
+                return nil
+            }
+            return schema(from: GeneratedContent(properties: [("type", GeneratedContent(scalar.text))]), at: node, "generating")
+        }
+        guard let keys = mapping(node, "generating", allowed: ["enum", "type", "schema"]) else { return nil }
+        guard keys.count == 1 else {
+            if keys.count > 1 { report(node, "generating takes exactly one of enum, type, schema (found \(keys.keys.sorted().joined(separator: ", ")))") }
+            else if node.mapping?.isEmpty ?? true { report(node, "generating needs one of enum, type, schema") }
+            return nil
+        }
+        if let choices = keys["enum"] {
+            guard let values = stringList(choices, "generating.enum") else { return nil }
+            guard !values.isEmpty else { report(choices, "generating.enum needs at least one value"); return nil }
+            if let duplicate = values.enumerated().first(where: { values[..<$0.offset].contains($0.element) }) {
+                report(choices, "generating.enum lists '\(duplicate.element)' twice")
+            }
+            let content = GeneratedContent(properties: [("type", "string"), ("enum", GeneratedContent(values.map { GeneratedContent($0) }))])
+            return schema(from: content, at: choices, "generating.enum")
+        }
+        if let type = keys["type"] { return generating(type) }
+        return keys["schema"].flatMap { schema($0, "generating.schema") }
+    }
+
+    func schema(from content: GeneratedContent, at node: YAMLNode, _ what: String) -> GenerationSchema? {
+        do { return try GenerationSchema(content: content) } catch {
+            report(node, "\(what) does not build: \(error)")
+            return nil
+        }
+    }
+
+    /// An `options:` block: GenerationOptions keys plus fmeval's run settings.
+    func options(_ node: YAMLNode, _ what: String) -> OptionsPatch? {
+        let generationKeys = ["sampling", "temperature", "maximumResponseTokens", "toolCallingMode"]
+        guard let keys = mapping(node, what, allowed: generationKeys + RunSettings.keys) else { return nil }
+        var patch = OptionsPatch()
+        let generationEntries = (node.mapping ?? []).filter { generationKeys.contains($0.name) }
+        let generationNode = YAMLNode(.mapping(generationEntries), at: node.location)
+        if let content = content(generationNode) {
+            do {
+                patch.generation = try GenerationOptions(content: content)
+            } catch let error as JSONFormatError {
+                diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: generationNode).location, "\(what): \(error.message)"))
+            } catch {
+                report(node, "\(what): \(error)")
+            }
+        }
+        patch.contextSize = int(keys["contextSize"], "\(what).contextSize", minimum: 1)
+        patch.constrained = bool(keys["constrained"], "\(what).constrained")
+        patch.includeSchemaInPrompt = bool(keys["includeSchemaInPrompt"], "\(what).includeSchemaInPrompt")
+        patch.stream = bool(keys["stream"], "\(what).stream")
+        patch.maxToolCalls = int(keys["maxToolCalls"], "\(what).maxToolCalls", minimum: 0)
+        return patch
+    }
+
+    // MARK: - Tools
+
+    func tool(_ node: YAMLNode) -> SuiteTool? {
+        guard let keys = mapping(node, "a tool", allowed: ["name", "description", "arguments", "output", "outputs"]) else { return nil }
+        guard let nameNode = keys["name"] else { report(node, "a tool needs a 'name'"); return nil }
+        let name = string(nameNode, "tool name")
+        let description = keys["description"].flatMap { string($0, "tool description") } ?? ""
+        var arguments: GenerationSchema? = nil
+        if let argumentsNode = keys["arguments"] {
+            arguments = schema(argumentsNode, "tool '\(name ?? "?")' arguments")
+        } else {
+            arguments = schema(from: GeneratedContent(properties: [("type", "object"), ("properties", GeneratedContent(properties: []))]),
+                               at: node, "tool arguments")
+        }
+        var output: ToolOutput? = nil
+        switch (keys["output"], keys["outputs"]) {
+        case (let single?, nil): output = toolOutput(single)
+        case (nil, let rules?): output = toolRules(rules)
+        case (_?, _?): report(node, "a tool takes 'output' or 'outputs', not both")
+        case (nil, nil): report(node, "tool '\(name ?? "?")' needs 'output' (text, {file}, {command}, {json}) or 'outputs' (rules by argument)")
+        }
+        guard let name, let arguments, let output else { return nil }
+        return SuiteTool(name: name, description: description, arguments: arguments, output: output)
+    }
+
+    /// `output:` — text, `{json: value}`, `{file: path}` or `{command: [argv], timeoutSeconds?}`.
+    func toolOutput(_ node: YAMLNode) -> ToolOutput? {
+        if let scalar = node.scalar {
+            if node.isNull { report(node, "a tool output cannot be empty; write the text the tool returns"); return nil }
+            return .text(scalar.text)
+        }
+        guard let keys = mapping(node, "a tool output", allowed: ["json", "file", "command", "timeoutSeconds"]) else { return nil }
+        if let json = keys["json"] { return content(json).map { .structure($0) } }
+        if let fileNode = keys["file"] {
+            guard let path = string(fileNode, "output file"), let (url, text) = readFile(path, at: fileNode, what: "tool output") else { return nil }
+            return .file(path: displayPath(url), text: text)
+        }
+        if let commandNode = keys["command"] {
+            guard let argv = stringList(commandNode, "output command"), !argv.isEmpty else {
+                report(commandNode, "output command needs the program and its arguments, e.g. [python3, tools/weather.py]")
+                return nil
+            }
+            let timeout = number(keys["timeoutSeconds"], "timeoutSeconds") ?? 30
+            if !(timeout > 0) { report(keys["timeoutSeconds"] ?? node, "timeoutSeconds must be above 0") }
+            return .command(argv: argv, timeoutSeconds: timeout)
+        }
+        report(node, "a tool output mapping needs one of json, file, command")
+        return nil
+    }
+
+    /// `outputs:` — a list of `{when: {arg: value}, output: ...}` rules; a rule without `when` is the default.
+    func toolRules(_ node: YAMLNode) -> ToolOutput? {
+        guard let items = node.sequence else {
+            report(node, "outputs must be a list of {when: {argument: value}, output: ...} rules")
+            return nil
+        }
+        var rules: [ToolOutputRule] = []
+        for item in items {
+            guard let keys = mapping(item, "an outputs rule", allowed: ["when", "output"]) else { continue }
+            var when: GeneratedContent? = nil
+            if let whenNode = keys["when"] {
+                guard whenNode.mapping != nil else { report(whenNode, "when must map argument names to values"); continue }
+                when = content(whenNode)
+            }
+            guard let outputNode = keys["output"] else { report(item, "an outputs rule needs 'output'"); continue }
+            if let output = toolOutput(outputNode) { rules.append(ToolOutputRule(when: when, output: output)) }
+        }
+        if rules.isEmpty && !items.isEmpty { return nil }
+        if items.isEmpty { report(node, "outputs needs at least one rule") }
+        return .byArguments(rules)
+    }
+
+    // MARK: - Scripts and gates
+
+    func script(_ node: YAMLNode) -> EngineScript? {
+        guard let script = decode(EngineScript.self, node) else { return nil }
+        var steps: [ScriptStep] = []
+        func collect(_ script: EngineScript) {
+            switch script {
+            case .steps(let list): steps += list
+            case .turns(let lists): steps += lists.flatMap { $0 }
+            case .attempts(let scripts): scripts.forEach(collect)
+            }
+        }
+        collect(script)
+        let problems = steps.flatMap(\.problems)
+        for problem in problems { report(node, "script: \(problem)") }
+        return problems.isEmpty ? script : nil
+    }
+
+    func gate(_ node: YAMLNode, repeats: Int) -> CaseGate? {
+        guard let gate = decode(CaseGate.self, node) else { return nil }
+        if gate.minPassRate == nil && gate.minPasses == nil {
+            report(node, "gate needs minPassRate (0…1) or minPasses")
+            return nil
+        }
+        let problems = gate.problems(repeats: repeats)
+        for problem in problems { report(node, "gate: \(problem)") }
+        return problems.isEmpty ? gate : nil
+    }
+}

@@ -1,0 +1,205 @@
+import FMCore
+import FMEvaluate
+
+extension SuiteReader {
+    static let suiteKeys = ["suite", "description", "engine", "model", "options", "instructions", "tools", "generating",
+                            "dataset", "variants", "defaults", "cases"]
+    static let caseKeys = ["id", "prompt", "turns", "instructions", "generating", "options", "tags", "repeat", "gate",
+                           "expect", "vars", "variants", "script"]
+
+    /// The whole suite; nil when the top level is unusable. Problems accumulate in `diagnostics`.
+    func suite(_ root: YAMLNode, file: String) -> Suite? {
+        guard root.mapping != nil else {
+            report(root, root.isNull ? "the suite file is empty; start with 'suite: NAME' and 'cases:'" : "a suite must be a mapping with 'suite:' and 'cases:', not \(root.kindName)")
+            return nil
+        }
+        guard let keys = mapping(root, "the suite", allowed: SuiteReader.suiteKeys) else { return nil }
+        var name = ""
+        if let nameNode = keys["suite"] { name = string(nameNode, "suite") ?? "" } else { report(root, "missing required key 'suite' (the suite's name)") }
+        let engine = keys["engine"].flatMap { engineName($0) } ?? "embedded"
+        var suite = Suite(
+            name: name, description: keys["description"].flatMap { string($0, "description") }, file: file,
+            engine: engine, model: keys["model"].flatMap { string($0, "model") },
+            options: keys["options"].flatMap { options($0, "options") } ?? OptionsPatch(),
+            instructions: keys["instructions"].flatMap { text($0, "instructions") },
+            generating: keys["generating"].flatMap { generating($0) },
+            tools: [], variants: [], defaults: CaseDefaults(), cases: [])
+        if let toolsNode = keys["tools"] {
+            if let items = toolsNode.sequence { suite.tools = items.compactMap(tool) } else { report(toolsNode, "tools must be a list of tools, not \(toolsNode.kindName)") }
+        }
+        if let variantsNode = keys["variants"] { suite.variants = variants(variantsNode) }
+        if let defaultsNode = keys["defaults"] { suite.defaults = defaults(defaultsNode) }
+        let repeatDefault = suite.defaults.repeatCount ?? 1
+        if let casesNode = keys["cases"] {
+            if let items = casesNode.sequence { suite.cases = items.compactMap { suiteCase($0, repeatDefault: repeatDefault) } }
+            else { report(casesNode, "cases must be a list of cases, not \(casesNode.kindName)") }
+        }
+        if let datasetNode = keys["dataset"] {
+            let paths = stringList(datasetNode, "dataset") ?? []
+            for path in paths { suite.cases += dataset(path, at: datasetNode, repeatDefault: repeatDefault) }
+        }
+        if keys["cases"] == nil && keys["dataset"] == nil { report(root, "a suite needs 'cases' or a 'dataset'") }
+        crossCheck(suite, root: root)
+        return suite
+    }
+
+    func engineName(_ node: YAMLNode) -> String? {
+        guard let name = string(node, "engine") else { return nil }
+        guard Suite.knownEngines.contains(name) else {
+            let hint = closestKey(to: name, in: Suite.knownEngines).map { "did you mean '\($0)'? " } ?? ""
+            report(node, "unknown engine '\(name)'; \(hint)use one of \(Suite.knownEngines.joined(separator: ", "))")
+            return nil
+        }
+        return name
+    }
+
+    func variants(_ node: YAMLNode) -> [Variant] {
+        guard let items = node.sequence else {
+            report(node, "variants must be a list of {name, instructions?, prompt?, options?, engine?, model?}")
+            return []
+        }
+        var found: [Variant] = []
+        for item in items {
+            guard let keys = mapping(item, "a variant", allowed: ["name", "instructions", "prompt", "options", "engine", "model"]) else { continue }
+            guard let nameNode = keys["name"], let name = string(nameNode, "variant name") else {
+                if keys["name"] == nil { report(item, "a variant needs a 'name'") }
+                continue
+            }
+            if let first = found.first(where: { $0.name == name }) {
+                report(nameNode, "duplicate variant '\(name)' (first defined at \(first.location.line):\(first.location.column))")
+                continue
+            }
+            found.append(Variant(name: name, instructions: keys["instructions"].flatMap { text($0, "variant instructions") },
+                                 promptTemplate: keys["prompt"].flatMap { text($0, "variant prompt template") },
+                                 options: keys["options"].flatMap { options($0, "variant options") } ?? OptionsPatch(),
+                                 engine: keys["engine"].flatMap { engineName($0) }, model: keys["model"].flatMap { string($0, "model") },
+                                 location: item.location))
+        }
+        return found
+    }
+
+    func defaults(_ node: YAMLNode) -> CaseDefaults {
+        var result = CaseDefaults()
+        guard let keys = mapping(node, "defaults", allowed: ["expect", "repeat", "gate", "tags"]) else { return result }
+        result.expect = keys["expect"].map { expectations($0, "defaults.expect") } ?? []
+        result.repeatCount = int(keys["repeat"], "defaults.repeat", minimum: 1)
+        result.gate = keys["gate"].flatMap { gate($0, repeats: result.repeatCount ?? 1) }
+        result.tags = stringList(keys["tags"], "defaults.tags") ?? []
+        return result
+    }
+
+    /// One case (inline or a dataset line).
+    func suiteCase(_ node: YAMLNode, repeatDefault: Int) -> SuiteCase? {
+        guard let keys = mapping(node, "a case", allowed: SuiteReader.caseKeys) else { return nil }
+        let before = diagnostics.count
+        var id: String? = nil
+        if let idNode = keys["id"] { id = text(idNode, "case id") } else { report(node, "a case needs an 'id'") }
+        let prompt = keys["prompt"].flatMap { text($0, "prompt") }
+        var turns: [String]? = nil
+        if let turnsNode = keys["turns"] {
+            if let items = turnsNode.sequence, !items.isEmpty { turns = items.compactMap { text($0, "each turn") } }
+            else { report(turnsNode, "turns must be a non-empty list of prompts") }
+        }
+        switch (keys["prompt"], keys["turns"]) {
+        case (nil, nil): report(node, "case '\(id ?? "?")' needs 'prompt' (one turn) or 'turns' (a conversation)")
+        case (_?, _?): report(node, "case '\(id ?? "?")' has both 'prompt' and 'turns'; keep one")
+        default: break
+        }
+        let repeatCount = int(keys["repeat"], "repeat", minimum: 1)
+        var vars: [String: String] = [:]
+        if let varsNode = keys["vars"] {
+            if let entries = varsNode.mapping {
+                for entry in entries { vars[entry.name] = text(entry.value, "vars.\(entry.name)") }
+            } else { report(varsNode, "vars must map names to text") }
+        }
+        let item = SuiteCase(
+            id: id ?? "", prompt: prompt, turns: turns,
+            instructions: keys["instructions"].flatMap { text($0, "instructions") },
+            generating: keys["generating"].flatMap { generating($0) },
+            options: keys["options"].flatMap { options($0, "options") } ?? OptionsPatch(),
+            tags: stringList(keys["tags"], "tags") ?? [],
+            repeatCount: repeatCount,
+            gate: keys["gate"].flatMap { gate($0, repeats: repeatCount ?? repeatDefault) },
+            expect: keys["expect"].map { expectations($0, "expect") } ?? [],
+            vars: vars, variants: stringList(keys["variants"], "variants").map { $0 },
+            script: keys["script"].flatMap { script($0) }, location: node.location)
+        return diagnostics.count == before || id != nil ? item : nil
+    }
+
+    /// Cases from a JSONL file: one JSON object per line; a bad line is reported and the others kept.
+    func dataset(_ path: String, at node: YAMLNode, repeatDefault: Int) -> [SuiteCase] {
+        guard let (url, text) = readFile(path, at: node, what: "dataset") else { return [] }
+        guard url.pathExtension.lowercased() == "jsonl" else {
+            report(node, "dataset '\(path)' must be a .jsonl file (one JSON case per line)")
+            return []
+        }
+        let shown = displayPath(url)
+        var cases: [SuiteCase] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
+            do {
+                let caseNode = try JSONNodeReader.parse(String(line), file: shown, lineOffset: index)
+                if let item = suiteCase(caseNode, repeatDefault: repeatDefault) { cases.append(item) }
+            } catch let diagnostic as Diagnostic {
+                diagnostics.append(diagnostic)
+            } catch {
+                diagnostics.append(Diagnostic(SourceLocation(file: shown, line: index + 1, column: 1), "\(error)"))
+            }
+        }
+        return cases
+    }
+
+    /// Checks across the suite: unique case ids, referenced tools and variants, templates, scripts.
+    func crossCheck(_ suite: Suite, root: YAMLNode) {
+        var seen: [String: SourceLocation] = [:]
+        for item in suite.cases where !item.id.isEmpty {
+            if let first = seen[item.id] {
+                diagnostics.append(Diagnostic(item.location, "duplicate case id '\(item.id)' (first at \(first)); case ids must be unique in a suite"))
+            } else {
+                seen[item.id] = item.location
+            }
+        }
+        var toolNames: [String: Int] = [:]
+        for node in root["tools"]?.sequence ?? [] {
+            if case .string(let name)? = node["name"]?.scalar?.value { toolNames[name, default: 0] += 1 }
+        }
+        for (name, count) in toolNames where count > 1 {
+            report(root["tools"] ?? root, "tool '\(name)' is defined \(count) times; tool names must be unique")
+        }
+        for reference in toolReferences where toolNames[reference.name] == nil {
+            let hint = closestKey(to: reference.name, in: Array(toolNames.keys)).map { "did you mean '\($0)'? " } ?? ""
+            report(reference.node, "toolCalls names tool '\(reference.name)', which the suite does not define; \(hint)add it under 'tools:'")
+        }
+        let variantNames = suite.variants.map(\.name)
+        for item in suite.cases {
+            for name in item.variants ?? [] where !variantNames.contains(name) {
+                let hint = closestKey(to: name, in: variantNames).map { "did you mean '\($0)'? " } ?? ""
+                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' names variant '\(name)', which the suite does not define; \(hint)defined: \(variantNames.isEmpty ? "none" : variantNames.joined(separator: ", "))"))
+            }
+            for variant in suite.variants {
+                guard let template = variant.promptTemplate else { continue }
+                let known = Set(item.vars.keys).union(["prompt", "id"])
+                for placeholder in Suite.placeholders(in: template) where !known.contains(placeholder) {
+                    diagnostics.append(Diagnostic(item.location, "variant '\(variant.name)' prompt uses {{\(placeholder)}}, but case '\(item.id)' has no vars.\(placeholder)"))
+                }
+            }
+            let engines = suite.variants.isEmpty ? [suite.engine] : suite.variants.map { $0.engine ?? suite.engine }
+            if engines.contains("scripted") && item.script == nil {
+                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' runs on the scripted engine but has no 'script:' (the responses to play back)"))
+            }
+            if let script = item.script {
+                for name in scriptedToolNames(script) where toolNames[name] == nil {
+                    diagnostics.append(Diagnostic(item.location, "case '\(item.id)' script calls tool '\(name)', which the suite does not define"))
+                }
+            }
+        }
+    }
+
+    func scriptedToolNames(_ script: EngineScript) -> [String] {
+        switch script {
+        case .steps(let steps): return steps.flatMap { $0.toolCalls ?? [] }.map(\.name)
+        case .turns(let turns): return turns.flatMap { $0 }.flatMap { $0.toolCalls ?? [] }.map(\.name)
+        case .attempts(let scripts): return scripts.flatMap(scriptedToolNames)
+        }
+    }
+}

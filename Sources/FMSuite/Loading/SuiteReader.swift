@@ -1,0 +1,199 @@
+import Foundation
+import FMCore
+
+/// Reads one suite file's node tree into typed values, collecting every problem instead of stopping.
+final class SuiteReader {
+    /// Problems found so far, in the order found.
+    var diagnostics: [Diagnostic] = []
+    /// The suite file's directory; relative paths in the suite resolve against it.
+    let directory: URL
+    /// Parsed referenced files, so a schema used twice is read once.
+    var fileCache: [String: YAMLNode?] = [:]
+    /// Tool names named by `toolCalls` expectations, checked against the suite's tools at the end.
+    var toolReferences: [(name: String, node: YAMLNode)] = []
+
+    init(file: String) {
+        directory = URL(fileURLWithPath: file).deletingLastPathComponent()
+    }
+
+    func report(_ node: YAMLNode, _ message: String) {
+        diagnostics.append(Diagnostic(node.location, message))
+    }
+
+    func report(_ list: DiagnosticList) { diagnostics.append(contentsOf: list.diagnostics) }
+
+    // MARK: - Shapes
+
+    /// The entries of a mapping node, reporting unknown keys (with a suggestion) against `allowed`.
+    func mapping(_ node: YAMLNode, _ what: String, allowed: [String]) -> [String: YAMLNode]? {
+        guard let entries = node.mapping else {
+            report(node, "\(what) must be a mapping, not \(node.kindName)")
+            return nil
+        }
+        var values: [String: YAMLNode] = [:]
+        for entry in entries {
+            if allowed.contains(entry.name) {
+                values[entry.name] = entry.value
+            } else {
+                diagnostics.append(Diagnostic(entry.key.location, unknownKeyMessage(entry.name, known: allowed) + " (in \(what))"))
+            }
+        }
+        return values
+    }
+
+    func string(_ node: YAMLNode?, _ what: String) -> String? {
+        guard let node else { return nil }
+        guard case .string(let text)? = node.scalar?.value else {
+            if let scalar = node.scalar, !node.isNull {
+                report(node, "\(what) must be a string, not \(node.kindName) (quote '\(scalar.text)' to make it one)")
+            } else {
+                report(node, "\(what) must be a string, not \(node.kindName)")
+            }
+            return nil
+        }
+        return text
+    }
+
+    /// A scalar rendered as text (strings, numbers and booleans), for prompts and vars.
+    func text(_ node: YAMLNode?, _ what: String) -> String? {
+        guard let node else { return nil }
+        guard let scalar = node.scalar, !node.isNull else {
+            report(node, "\(what) must be text, not \(node.kindName)")
+            return nil
+        }
+        return scalar.text
+    }
+
+    func int(_ node: YAMLNode?, _ what: String, minimum: Int) -> Int? {
+        guard let node else { return nil }
+        guard case .int(let value)? = node.scalar?.value else {
+            report(node, "\(what) must be an integer, not \(node.kindName)")
+            return nil
+        }
+        guard value >= minimum else {
+            report(node, "\(what) must be at least \(minimum), not \(value)")
+            return nil
+        }
+        return value
+    }
+
+    func bool(_ node: YAMLNode?, _ what: String) -> Bool? {
+        guard let node else { return nil }
+        guard case .bool(let value)? = node.scalar?.value else {
+            report(node, "\(what) must be true or false, not \(node.kindName)")
+            return nil
+        }
+        return value
+    }
+
+    func number(_ node: YAMLNode?, _ what: String) -> Double? {
+        guard let node else { return nil }
+        switch node.scalar?.value {
+        case .int(let value)?: return Double(value)
+        case .float(let value)? where value.isFinite: return value
+        default:
+            report(node, "\(what) must be a number, not \(node.kindName)")
+            return nil
+        }
+    }
+
+    /// A list of strings; a single string is accepted as a one-item list.
+    func stringList(_ node: YAMLNode?, _ what: String) -> [String]? {
+        guard let node else { return nil }
+        if node.scalar != nil { return string(node, what).map { [$0] } }
+        guard let items = node.sequence else {
+            report(node, "\(what) must be a list of strings, not \(node.kindName)")
+            return nil
+        }
+        return items.compactMap { string($0, "each item of \(what)") }
+    }
+
+    /// Decodes a Codable value with located errors.
+    func decode<T: Decodable>(_ type: T.Type, _ node: YAMLNode) -> T? {
+        switch NodeDecoding.decode(type, from: node) {
+        case .success(let value): return value
+        case .failure(let list):
+            report(list)
+            return nil
+        }
+    }
+
+    /// JSON content of a node.
+    func content(_ node: YAMLNode) -> GeneratedContent? {
+        do { return try NodeDecoding.content(of: node) } catch let diagnostic as Diagnostic {
+            diagnostics.append(diagnostic)
+        } catch {
+            report(node, "\(error)")
+        }
+        return nil
+    }
+
+    // MARK: - Files
+
+    /// The absolute path of a path written in the suite (relative to the suite file).
+    func resolve(_ path: String) -> URL {
+        path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path).standardizedFileURL
+    }
+
+    /// The text of a referenced file, or a diagnostic at the node that names it.
+    func readFile(_ path: String, at node: YAMLNode, what: String) -> (url: URL, text: String)? {
+        let url = resolve(path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            report(node, "\(what) file '\(path)' not found (looked for \(url.path)); paths resolve relative to the suite file")
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            report(node, "\(what) file '\(path)' cannot be read")
+            return nil
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            report(node, "\(what) file '\(path)' is not UTF-8 text")
+            return nil
+        }
+        return (url, text)
+    }
+
+    /// A referenced YAML or JSON file parsed into nodes (errors located in that file).
+    func parseFile(_ path: String, at node: YAMLNode, what: String) -> YAMLNode? {
+        let key = resolve(path).path
+        if let cached = fileCache[key] { return cached }
+        guard let (url, text) = readFile(path, at: node, what: what) else { return nil }
+        let shownPath = displayPath(url)
+        var parsed: YAMLNode? = nil
+        do {
+            parsed = url.pathExtension.lowercased() == "json"
+                ? try JSONNodeReader.parse(text, file: shownPath)
+                : try YAMLParser.parse(text, file: shownPath)
+        } catch let diagnostic as Diagnostic {
+            diagnostics.append(diagnostic)
+        } catch {
+            report(node, "\(what) file '\(path)': \(error)")
+        }
+        fileCache[key] = parsed
+        return parsed
+    }
+
+    /// A path for messages: relative to the current directory when below it.
+    func displayPath(_ url: URL) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+
+    /// The node at a JSON pointer below `root` (the deepest existing one), for locating FMCore errors.
+    static func node(at pointer: String, in root: YAMLNode) -> YAMLNode {
+        var node = root
+        for raw in pointer.split(separator: "/", omittingEmptySubsequences: true) {
+            let key = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            if let items = node.sequence, let index = Int(key), items.indices.contains(index) {
+                node = items[index]
+            } else if let value = node[key] {
+                node = value
+            } else {
+                break
+            }
+        }
+        return node
+    }
+}

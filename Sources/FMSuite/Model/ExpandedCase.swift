@@ -1,0 +1,141 @@
+import Foundation
+import FMCore
+import FMEvaluate
+
+/// One case under one variant with every default applied: exactly what the runner executes.
+///
+/// `fmeval validate --json` prints these, so other tools can see what will run.
+public struct ExpandedCase: Encodable, Sendable {
+    /// The suite's name.
+    public var suite: String
+    /// The variant's name, nil when the suite has no variants.
+    public var variant: String?
+    /// The case id within the suite.
+    public var caseID: String
+    /// Tags (defaults first, then the case's).
+    public var tags: [String]
+    /// Instructions (entry 0 of the transcript), if any.
+    public var instructions: String?
+    /// The single-turn prompt (template applied); nil for multi-turn cases.
+    public var prompt: String?
+    /// The multi-turn prompts (template applied to each); nil for single-turn cases.
+    public var turns: [String]?
+    /// The output schema to generate, nil for free text.
+    public var generating: GenerationSchema?
+    /// Tools the model may call.
+    public var tools: [SuiteTool]
+    /// Generation options (greedy unless set).
+    public var options: GenerationOptions
+    /// fmeval run settings.
+    public var settings: RunSettings
+    /// Attempts to run (at least 1).
+    public var repeatCount: Int
+    /// The pass rule over attempts; nil means every attempt must pass.
+    public var gate: CaseGate?
+    /// Checks on each attempt (defaults first).
+    public var expectations: [Expectation]
+    /// The engine name.
+    public var engine: String
+    /// The model, if set.
+    public var model: String?
+    /// The scripted engine's responses, if written.
+    public var script: EngineScript?
+    /// Where the case was written.
+    public var location: SourceLocation
+
+    /// `suite/case` or `suite/case@variant`: unique across a run.
+    public var id: String { "\(suite)/\(caseID)" + (variant.map { "@\($0)" } ?? "") }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, generating, tools, options, settings
+        case repeatCount = "repeat", gate, expectations, engine, model, script, location
+    }
+
+    /// Encodes every field; options in their GenerationOptions JSON form.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(suite, forKey: .suite)
+        try container.encodeIfPresent(variant, forKey: .variant)
+        try container.encode(caseID, forKey: .caseID)
+        try container.encode(tags, forKey: .tags)
+        try container.encodeIfPresent(instructions, forKey: .instructions)
+        try container.encodeIfPresent(prompt, forKey: .prompt)
+        try container.encodeIfPresent(turns, forKey: .turns)
+        try container.encodeIfPresent(generating, forKey: .generating)
+        try container.encode(tools, forKey: .tools)
+        try container.encode(options.content, forKey: .options)
+        try container.encode(settings, forKey: .settings)
+        try container.encode(repeatCount, forKey: .repeatCount)
+        try container.encodeIfPresent(gate, forKey: .gate)
+        try container.encode(expectations, forKey: .expectations)
+        try container.encode(engine, forKey: .engine)
+        try container.encodeIfPresent(model, forKey: .model)
+        try container.encodeIfPresent(script, forKey: .script)
+        try container.encode(location.description, forKey: .location)
+    }
+}
+
+extension Suite {
+    /// Every case × variant with defaults, templates and overrides applied, in file order.
+    public func expanded() -> [ExpandedCase] {
+        let runs: [Variant?] = variants.isEmpty ? [nil] : variants.map { $0 }
+        var result: [ExpandedCase] = []
+        for item in cases {
+            for variant in runs {
+                if let only = item.variants, let variant, !only.contains(variant.name) { continue }
+                result.append(expand(item, variant: variant))
+            }
+        }
+        return result
+    }
+
+    func expand(_ item: SuiteCase, variant: Variant?) -> ExpandedCase {
+        var patch = options
+        if let variant { patch = patch.overridden(by: variant.options) }
+        patch = patch.overridden(by: item.options)
+        let template = variant?.promptTemplate
+        let apply = { (text: String) in template.map { Suite.fill($0, prompt: text, case: item) } ?? text }
+        var tags = defaults.tags
+        for tag in item.tags where !tags.contains(tag) { tags.append(tag) }
+        return ExpandedCase(
+            suite: name, variant: variant?.name, caseID: item.id, tags: tags,
+            instructions: item.instructions ?? variant?.instructions ?? instructions,
+            prompt: item.prompt.map(apply), turns: item.turns?.map(apply),
+            generating: item.generating ?? generating, tools: tools,
+            options: patch.resolvedOptions, settings: patch.resolvedSettings,
+            repeatCount: item.repeatCount ?? defaults.repeatCount ?? 1, gate: item.gate ?? defaults.gate,
+            expectations: defaults.expect + item.expect,
+            engine: variant?.engine ?? engine, model: variant?.model ?? model,
+            script: item.script, location: item.location)
+    }
+
+    /// Substitutes `{{prompt}}`, `{{id}}` and the case's vars in a template (`{{ name }}` spacing allowed).
+    static func fill(_ template: String, prompt: String, case item: SuiteCase) -> String {
+        var values = item.vars
+        values["prompt"] = prompt
+        values["id"] = item.id
+        var text = ""
+        var rest = template[...]
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            text += rest[..<open.lowerBound]
+            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            text += values[name] ?? String(rest[open.lowerBound..<close.upperBound])
+            rest = rest[close.upperBound...]
+        }
+        return text + rest
+    }
+
+    /// The `{{name}}` placeholders in a template.
+    static func placeholders(in template: String) -> [String] {
+        var names: [String] = []
+        var rest = template[...]
+        while let open = rest.range(of: "{{") {
+            rest = rest[open.upperBound...]
+            guard let close = rest.range(of: "}}") else { break }
+            names.append(String(rest[..<close.lowerBound]).trimmingCharacters(in: .whitespaces))
+            rest = rest[close.upperBound...]
+        }
+        return names
+    }
+}

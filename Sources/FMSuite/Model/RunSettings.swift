@@ -1,0 +1,77 @@
+import FMCore
+
+/// fmeval's per-run knobs, written in the `options:` block beside the GenerationOptions keys.
+public struct RunSettings: Codable, Hashable, Sendable {
+    /// The context window in tokens; a longer prompt fails with `contextSizeExceeded` before generating.
+    public var contextSize: Int
+    /// Whether structured output is enforced by the grammar channel (false: prompt only).
+    public var constrained: Bool
+    /// Whether the schema is shown in the prompt (the prompt channel).
+    public var includeSchemaInPrompt: Bool
+    /// Whether the response is streamed (snapshots counted).
+    public var stream: Bool
+    /// The most tool calls in one attempt before it ends with a loop-guard error.
+    public var maxToolCalls: Int
+
+    /// Creates settings; the defaults are fmeval's.
+    public init(contextSize: Int = 4096, constrained: Bool = true, includeSchemaInPrompt: Bool = true,
+                stream: Bool = false, maxToolCalls: Int = 8) {
+        self.contextSize = contextSize
+        self.constrained = constrained
+        self.includeSchemaInPrompt = includeSchemaInPrompt
+        self.stream = stream
+        self.maxToolCalls = maxToolCalls
+    }
+
+    /// The `options:` keys that are run settings rather than GenerationOptions.
+    public static let keys = ["contextSize", "constrained", "includeSchemaInPrompt", "stream", "maxToolCalls"]
+}
+
+/// An `options:` block as written (suite, variant or case level): every field optional, layered later.
+public struct OptionsPatch: Hashable, Sendable {
+    /// The GenerationOptions fields given here.
+    public var generation = GenerationOptions()
+    /// `contextSize`, if given.
+    public var contextSize: Int?
+    /// `constrained`, if given.
+    public var constrained: Bool?
+    /// `includeSchemaInPrompt`, if given.
+    public var includeSchemaInPrompt: Bool?
+    /// `stream`, if given.
+    public var stream: Bool?
+    /// `maxToolCalls`, if given.
+    public var maxToolCalls: Int?
+
+    /// Creates an empty patch.
+    public init() {}
+
+    /// This patch with every field that `override` sets replaced by its value.
+    public func overridden(by override: OptionsPatch) -> OptionsPatch {
+        var merged = self
+        merged.generation.sampling = override.generation.sampling ?? generation.sampling
+        merged.generation.temperature = override.generation.temperature ?? generation.temperature
+        merged.generation.maximumResponseTokens = override.generation.maximumResponseTokens ?? generation.maximumResponseTokens
+        merged.generation.toolCallingMode = override.generation.toolCallingMode ?? generation.toolCallingMode
+        merged.contextSize = override.contextSize ?? contextSize
+        merged.constrained = override.constrained ?? constrained
+        merged.includeSchemaInPrompt = override.includeSchemaInPrompt ?? includeSchemaInPrompt
+        merged.stream = override.stream ?? stream
+        merged.maxToolCalls = override.maxToolCalls ?? maxToolCalls
+        return merged
+    }
+
+    /// GenerationOptions with the harness default of greedy sampling when none is given.
+    public var resolvedOptions: GenerationOptions {
+        var options = generation
+        if options.sampling == nil { options.sampling = .greedy }
+        return options
+    }
+
+    /// The run settings with fmeval's defaults for anything not given.
+    public var resolvedSettings: RunSettings {
+        let defaults = RunSettings()
+        return RunSettings(contextSize: contextSize ?? defaults.contextSize, constrained: constrained ?? defaults.constrained,
+                           includeSchemaInPrompt: includeSchemaInPrompt ?? defaults.includeSchemaInPrompt,
+                           stream: stream ?? defaults.stream, maxToolCalls: maxToolCalls ?? defaults.maxToolCalls)
+    }
+}

@@ -1,0 +1,98 @@
+import FMCore
+import FMEvaluate
+
+/// A suite as loaded and validated from one file: shared settings, tools, variants and cases.
+public struct Suite: Sendable {
+    /// The suite's name (`suite:`).
+    public var name: String
+    /// What the suite checks.
+    public var description: String?
+    /// The file it came from (as given to the loader).
+    public var file: String
+    /// The engine cases run on unless a variant says otherwise (default `embedded`).
+    public var engine: String
+    /// The model (a file path or name) for the engine; nil for the engine's default.
+    public var model: String?
+    /// Suite-level options.
+    public var options: OptionsPatch
+    /// Suite-level instructions.
+    public var instructions: String?
+    /// The suite-level output schema, if any.
+    public var generating: GenerationSchema?
+    /// Tools available to every case.
+    public var tools: [SuiteTool]
+    /// Named alternatives; empty means one implicit run with no variant.
+    public var variants: [Variant]
+    /// Applied to every case.
+    public var defaults: CaseDefaults
+    /// The cases: inline ones, then dataset lines, in order.
+    public var cases: [SuiteCase]
+
+    /// The engines suites may name.
+    public static let knownEngines = ["embedded", "scripted", "replay", "openai", "apple"]
+}
+
+/// Expectations and settings applied to every case of a suite (`defaults:`).
+public struct CaseDefaults: Sendable {
+    /// Expectations added before each case's own.
+    public var expect: [Expectation] = []
+    /// Attempts per case unless the case says otherwise.
+    public var repeatCount: Int?
+    /// The gate unless the case gives one.
+    public var gate: CaseGate?
+    /// Tags added to every case.
+    public var tags: [String] = []
+
+    /// Empty defaults.
+    public init() {}
+}
+
+/// A named alternative run of every case: instructions, a prompt template, options, engine or model.
+public struct Variant: Sendable {
+    /// The variant's name (`--variant NAME`).
+    public var name: String
+    /// Replaces the instructions.
+    public var instructions: String?
+    /// A template for the prompt: `{{prompt}}`, `{{id}}` and case `vars` are substituted.
+    public var promptTemplate: String?
+    /// Options layered over the suite's.
+    public var options: OptionsPatch
+    /// Replaces the engine.
+    public var engine: String?
+    /// Replaces the model.
+    public var model: String?
+    /// Where it was defined.
+    public var location: SourceLocation
+}
+
+/// One case as written (inline or a dataset line).
+public struct SuiteCase: Sendable {
+    /// Unique within the suite.
+    public var id: String
+    /// A single-turn prompt.
+    public var prompt: String?
+    /// Prompts of a multi-turn conversation, in order.
+    public var turns: [String]?
+    /// Replaces the instructions.
+    public var instructions: String?
+    /// Replaces the output schema.
+    public var generating: GenerationSchema?
+    /// Options layered over suite and variant.
+    public var options: OptionsPatch
+    /// Labels for filtering and reports.
+    public var tags: [String]
+    /// Attempts to run.
+    public var repeatCount: Int?
+    /// The pass rule over attempts.
+    public var gate: CaseGate?
+    /// Checks on each attempt.
+    public var expect: [Expectation]
+    /// Values for `{{name}}` in prompt templates.
+    public var vars: [String: String]
+    /// Limits the case to these variants (nil: all).
+    public var variants: [String]?
+    /// The scripted engine's responses.
+    public var script: EngineScript?
+    /// Where the case starts (file line:column; a dataset line for JSONL cases).
+    public var location: SourceLocation
+}

@@ -1,0 +1,91 @@
+extension YAMLParser {
+    /// Skips blanks, line breaks and comments inside a flow collection.
+    mutating func skipFlowSpace() throws {
+        while pos < bytes.count {
+            let b = bytes[pos]
+            if YAMLParser.isBlank(b) || b == UInt8(ascii: "\n") {
+                pos += 1
+            } else if b == UInt8(ascii: "#") && (pos == 0 || YAMLParser.isSpaceOrEnd(bytes[pos - 1])) {
+                while !YAMLParser.isBreakOrEnd(current) { pos += 1 }
+            } else {
+                if atLineContent { try checkDocumentMarkers() }
+                return
+            }
+        }
+    }
+
+    /// A `[ … ]` or `{ … }` collection (pos at the opening bracket); may span lines.
+    mutating func parseFlowCollection() throws -> YAMLNode {
+        let start = pos
+        let isSequence = current == UInt8(ascii: "[")
+        let close = isSequence ? UInt8(ascii: "]") : UInt8(ascii: "}")
+        let name = isSequence ? "flow sequence '['" : "flow mapping '{'"
+        let opened = location(start)
+        pos += 1
+        var items: [YAMLNode] = []
+        var entries: [YAMLNode.Entry] = []
+        var seen: [String: SourceLocation] = [:]
+        while true {
+            try skipFlowSpace()
+            guard !atEnd else {
+                throw error("unterminated \(name) opened at \(opened.line):\(opened.column); add the closing '\(Character(Unicode.Scalar(close)))'", at: start)
+            }
+            if current == close { pos += 1; break }
+            if current == UInt8(ascii: ",") {
+                throw error("empty entry in \(name) opened at \(opened.line):\(opened.column); remove the extra ','", at: pos)
+            }
+            let itemStart = pos
+            let item = try parseFlowNode()
+            try skipFlowSpace()
+            if isSequence {
+                if current == UInt8(ascii: ":") {
+                    throw error("'key: value' pairs inside [ ] are not supported; write {key: value}", at: pos)
+                }
+                items.append(item)
+            } else {
+                guard let keyText = item.scalar?.text else {
+                    throw error("a mapping key must be a scalar, not \(item.kindName)", at: itemStart)
+                }
+                if let first = seen[keyText] {
+                    throw error("duplicate key '\(keyText)' (first defined at \(first.line):\(first.column)); remove one", at: itemStart)
+                }
+                seen[keyText] = item.location
+                var value = YAMLNode(.scalar(YAMLScalar(text: "", style: .plain)), at: location(pos))
+                if current == UInt8(ascii: ":") {
+                    pos += 1
+                    try skipFlowSpace()
+                    if current != UInt8(ascii: ",") && current != close {
+                        guard !atEnd else {
+                            throw error("unterminated \(name) opened at \(opened.line):\(opened.column); add the closing '\(Character(Unicode.Scalar(close)))'", at: start)
+                        }
+                        value = try parseFlowNode()
+                        try skipFlowSpace()
+                    }
+                }
+                entries.append(YAMLNode.Entry(key: item, value: value))
+            }
+            if current == UInt8(ascii: ",") { pos += 1; continue }
+            if current == close { pos += 1; break }
+            guard !atEnd else {
+                throw error("unterminated \(name) opened at \(opened.line):\(opened.column); add the closing '\(Character(Unicode.Scalar(close)))'", at: start)
+            }
+            let expected = isSequence ? "',' or ']'" : "',', ':' or '}'"
+            throw error("expected \(expected) in the \(name) opened at \(opened.line):\(opened.column) (plain scalars inside [ ] / { } end at a line break; quote longer text)", at: pos)
+        }
+        return YAMLNode(isSequence ? .sequence(items) : .mapping(entries), at: opened)
+    }
+
+    /// One node inside a flow collection.
+    mutating func parseFlowNode() throws -> YAMLNode {
+        try rejectUnsupported()
+        switch current {
+        case UInt8(ascii: "["), UInt8(ascii: "{"): return try parseFlowCollection()
+        case UInt8(ascii: "'"), UInt8(ascii: "\""): return try parseQuotedScalar()
+        default:
+            if current == UInt8(ascii: ":") && YAMLParser.isSpaceOrEnd(byte(at: pos + 1)) {
+                throw error("empty key before ':'; write a key or quote ':'", at: pos)
+            }
+            return try parsePlainScalar(parentIndent: 0, flow: true)
+        }
+    }
+}

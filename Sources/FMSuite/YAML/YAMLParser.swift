@@ -1,0 +1,371 @@
+/// A parser for the YAML subset that suites are written in.
+///
+/// Supported: block mappings and sequences, flow `{}` and `[]`, plain / single-quoted / double-quoted
+/// scalars, literal `|` and folded `>` block scalars with chomping and indentation indicators, comments,
+/// one optional leading `---`, and YAML 1.2 core-schema typing. Anchors, aliases, tags, directives,
+/// complex keys, multiple documents and tabs in indentation are rejected with a located error.
+public struct YAMLParser {
+    /// Parses `text` (the contents of `file`) into a located node tree; an empty document is a null node.
+    public static func parse(_ text: String, file: String) throws -> YAMLNode {
+        var parser = YAMLParser(text: text, file: file)
+        return try parser.parseDocument()
+    }
+
+    var bytes: [UInt8]
+    var pos = 0
+    let file: String
+    /// Index of the first byte of each line.
+    var lineStarts: [Int] = [0]
+
+    init(text: String, file: String) {
+        var bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        // Normalize CRLF to LF; columns and lines are unaffected.
+        if bytes.contains(UInt8(ascii: "\r")) {
+            var normalized: [UInt8] = []
+            normalized.reserveCapacity(bytes.count)
+            for (index, byte) in bytes.enumerated() {
+                if byte == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\n") { continue }
+                normalized.append(byte == UInt8(ascii: "\r") ? UInt8(ascii: "\n") : byte)
+            }
+            bytes = normalized
+        }
+        self.bytes = bytes
+        self.file = file
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(index + 1) }
+    }
+
+    // MARK: - Positions
+
+    /// The line index (0-based) holding byte `index`.
+    func lineIndex(of index: Int) -> Int {
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= index { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
+    /// 0-based column of byte `index`, counted in Unicode scalars.
+    func column(of index: Int) -> Int {
+        let start = lineStarts[lineIndex(of: index)]
+        var count = 0
+        var i = start
+        while i < index && i < bytes.count {
+            if bytes[i] & 0xC0 != 0x80 { count += 1 }
+            i += 1
+        }
+        return count
+    }
+
+    /// The located position of byte `index`.
+    func location(_ index: Int) -> SourceLocation {
+        SourceLocation(file: file, line: lineIndex(of: index) + 1, column: column(of: index) + 1)
+    }
+
+    /// An error at byte `index`.
+    func error(_ message: String, at index: Int) -> Diagnostic {
+        Diagnostic(location(index), message)
+    }
+
+    var atEnd: Bool { pos >= bytes.count }
+    var current: UInt8 { pos < bytes.count ? bytes[pos] : 0 }
+    func byte(at index: Int) -> UInt8 { index < bytes.count && index >= 0 ? bytes[index] : 0 }
+
+    static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    static func isBreakOrEnd(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == 0 }
+    static func isSpaceOrEnd(_ byte: UInt8) -> Bool { isBlank(byte) || isBreakOrEnd(byte) }
+
+    /// True when `-` at `index` starts a block sequence entry.
+    func isSequenceIndicator(at index: Int) -> Bool {
+        byte(at: index) == UInt8(ascii: "-") && YAMLParser.isSpaceOrEnd(byte(at: index + 1))
+    }
+
+    // MARK: - Lines
+
+    /// Skips spaces and tabs on the current line.
+    mutating func skipBlanks() {
+        while YAMLParser.isBlank(current) { pos += 1 }
+    }
+
+    /// Skips blank lines and comments so that `pos` is at the next content byte (or the end).
+    /// Rejects tabs in indentation and document markers after the first.
+    mutating func skipToContent() throws {
+        while !atEnd {
+            let lineStart = pos == 0 || byte(at: pos - 1) == UInt8(ascii: "\n")
+            var index = pos
+            var sawTab: Int? = nil
+            while YAMLParser.isBlank(byte(at: index)) {
+                if byte(at: index) == UInt8(ascii: "\t"), sawTab == nil, lineStart { sawTab = index }
+                index += 1
+            }
+            let next = byte(at: index)
+            if next == UInt8(ascii: "#") && (index == pos ? (lineStart || YAMLParser.isBlank(byte(at: pos - 1))) : true) {
+                while !YAMLParser.isBreakOrEnd(byte(at: index)) { index += 1 }
+            }
+            if byte(at: index) == UInt8(ascii: "\n") {
+                pos = index + 1
+                continue
+            }
+            if index >= bytes.count { pos = index; return }
+            if let tab = sawTab {
+                throw error("tab character in indentation; YAML indentation must use spaces", at: tab)
+            }
+            pos = index
+            return
+        }
+    }
+
+    /// After a node that ended mid-line: only blanks and a comment may follow before the line break.
+    mutating func finishLine(after what: String) throws {
+        let start = pos
+        skipBlanks()
+        if current == UInt8(ascii: "#") && (pos > start || YAMLParser.isBlank(byte(at: pos - 1))) {
+            while !YAMLParser.isBreakOrEnd(current) { pos += 1 }
+        }
+        if current == UInt8(ascii: "#") {
+            throw error("a comment needs a space before '#'", at: pos)
+        }
+        guard YAMLParser.isBreakOrEnd(current) else {
+            if current == UInt8(ascii: ":") {
+                throw error("unexpected ':' after \(what); only plain or quoted single-line scalars can be mapping keys", at: pos)
+            }
+            throw error("unexpected text after \(what); put it on its own line or quote the whole value", at: pos)
+        }
+        try skipToContent()
+    }
+
+    /// True when `pos` is at the start of a line's content (only blanks before it on the line).
+    var atLineContent: Bool {
+        var index = pos - 1
+        while index >= 0 && YAMLParser.isBlank(bytes[index]) { index -= 1 }
+        return index < 0 || bytes[index] == UInt8(ascii: "\n")
+    }
+
+    // MARK: - Document
+
+    mutating func parseDocument() throws -> YAMLNode {
+        try skipToContent()
+        if atEnd { return YAMLNode(.scalar(YAMLScalar(text: "", style: .plain)), at: location(0)) }
+        if column(of: pos) == 0 && current == UInt8(ascii: "%") {
+            throw error("directives ('%YAML', '%TAG') are not supported; remove the line", at: pos)
+        }
+        if isDocumentMarker(at: pos, "---") {
+            pos += 3
+            skipBlanks()
+            if !YAMLParser.isBreakOrEnd(current) && current != UInt8(ascii: "#") {
+                throw error("content on the '---' line is not supported; start it on the next line", at: pos)
+            }
+            try skipToContent()
+            if atEnd { return YAMLNode(.scalar(YAMLScalar(text: "", style: .plain)), at: location(bytes.count)) }
+        }
+        try checkDocumentMarkers()
+        let root = try parseBlockNode(parentIndent: -1, inlineAfterKey: false)
+        if isDocumentMarker(at: pos, "...") {
+            pos += 3
+            try skipToContent()
+            if !atEnd { throw error("multiple documents in one file are not supported; put each suite in its own file", at: pos) }
+        }
+        if !atEnd {
+            try checkDocumentMarkers()
+            throw error("unexpected content at indentation \(column(of: pos)); it does not continue the document above — check the indentation", at: pos)
+        }
+        return root
+    }
+
+    func isDocumentMarker(at index: Int, _ marker: String) -> Bool {
+        let chars = Array(marker.utf8)
+        guard column(of: index) == 0, index + 3 <= bytes.count, Array(bytes[index..<index + 3]) == chars else { return false }
+        return YAMLParser.isSpaceOrEnd(byte(at: index + 3))
+    }
+
+    /// Rejects `---` / `...` at the current content position.
+    func checkDocumentMarkers() throws {
+        if isDocumentMarker(at: pos, "---") || isDocumentMarker(at: pos, "...") {
+            throw error("multiple documents in one file are not supported; put each suite in its own file", at: pos)
+        }
+    }
+
+    /// Rejects the YAML constructs outside the subset, at `pos`.
+    func rejectUnsupported() throws {
+        switch current {
+        case UInt8(ascii: "&"): throw error("anchors ('&name') are not supported; repeat the value instead", at: pos)
+        case UInt8(ascii: "*"): throw error("aliases ('*name') are not supported; repeat the value instead", at: pos)
+        case UInt8(ascii: "!"): throw error("tags ('!tag') are not supported; remove the tag (types come from the core schema)", at: pos)
+        case UInt8(ascii: "@"), UInt8(ascii: "`"):
+            throw error("'\(Character(Unicode.Scalar(current)))' is reserved in YAML and cannot start a plain scalar; quote the value", at: pos)
+        case UInt8(ascii: "?") where YAMLParser.isSpaceOrEnd(byte(at: pos + 1)):
+            throw error("complex mapping keys ('? ') are not supported; use a plain or quoted key", at: pos)
+        case UInt8(ascii: "%") where column(of: pos) == 0:
+            throw error("directives ('%YAML', '%TAG') are not supported; remove the line", at: pos)
+        default: return
+        }
+    }
+
+    // MARK: - Block structure
+
+    /// Parses the node at `pos`. `parentIndent` is the indentation of the enclosing block collection;
+    /// `inlineAfterKey` is true for a value on the same line as its mapping key.
+    mutating func parseBlockNode(parentIndent: Int, inlineAfterKey: Bool) throws -> YAMLNode {
+        try rejectUnsupported()
+        let start = pos
+        let indent = column(of: pos)
+        if isSequenceIndicator(at: pos) {
+            if inlineAfterKey {
+                throw error("a block sequence cannot start on the same line as its key; move '- ' to the next line", at: pos)
+            }
+            return try parseBlockSequence(indent: indent)
+        }
+        switch current {
+        case UInt8(ascii: "|"), UInt8(ascii: ">"):
+            return try parseBlockScalar(parentIndent: parentIndent)
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+            let node = try parseFlowCollection()
+            try finishLine(after: "a flow collection")
+            return node
+        default:
+            break
+        }
+        if try isImplicitKey() {
+            if inlineAfterKey {
+                throw error("a nested mapping cannot start on the same line as its key ('a: b: c'); put it on the next line, indented, or use { }", at: start)
+            }
+            return try parseBlockMapping(indent: indent)
+        }
+        switch current {
+        case UInt8(ascii: "'"), UInt8(ascii: "\""):
+            let node = try parseQuotedScalar()
+            try finishLine(after: "a quoted scalar")
+            return node
+        default:
+            let node = try parsePlainScalar(parentIndent: parentIndent, flow: false)
+            try finishLine(after: "a plain scalar")
+            return node
+        }
+    }
+
+    /// True when the content at `pos` is `key:` followed by a blank or line end (a block mapping key).
+    func isImplicitKey() throws -> Bool {
+        var index = pos
+        let first = byte(at: index)
+        if first == UInt8(ascii: "'") || first == UInt8(ascii: "\"") {
+            index += 1
+            while index < bytes.count {
+                let b = bytes[index]
+                if b == UInt8(ascii: "\n") { return false }
+                if first == UInt8(ascii: "'") && b == UInt8(ascii: "'") {
+                    if byte(at: index + 1) == UInt8(ascii: "'") { index += 2; continue }
+                    break
+                }
+                if first == UInt8(ascii: "\"") {
+                    if b == UInt8(ascii: "\\") { index += 2; continue }
+                    if b == UInt8(ascii: "\"") { break }
+                }
+                index += 1
+            }
+            index += 1
+            while YAMLParser.isBlank(byte(at: index)) { index += 1 }
+            return byte(at: index) == UInt8(ascii: ":") && YAMLParser.isSpaceOrEnd(byte(at: index + 1))
+        }
+        while index < bytes.count && bytes[index] != UInt8(ascii: "\n") {
+            let b = bytes[index]
+            if b == UInt8(ascii: "#") && YAMLParser.isBlank(byte(at: index - 1)) { return false }
+            if b == UInt8(ascii: ":") && YAMLParser.isSpaceOrEnd(byte(at: index + 1)) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    mutating func parseBlockSequence(indent: Int) throws -> YAMLNode {
+        let start = location(pos)
+        var items: [YAMLNode] = []
+        while true {
+            let dash = pos
+            pos += 1
+            skipBlanks()
+            if YAMLParser.isBreakOrEnd(current) || (current == UInt8(ascii: "#")) {
+                try skipToContent()
+                if atEnd || column(of: pos) <= indent {
+                    items.append(YAMLNode(.scalar(YAMLScalar(text: "", style: .plain)), at: location(dash + 1)))
+                } else {
+                    items.append(try parseBlockNode(parentIndent: indent, inlineAfterKey: false))
+                }
+            } else {
+                items.append(try parseBlockNode(parentIndent: indent, inlineAfterKey: false))
+            }
+            if atEnd { break }
+            let next = column(of: pos)
+            if next > indent {
+                throw error("unexpected indentation (\(next) spaces) inside the sequence that starts at \(start.line):\(start.column) (indented \(indent)); align '- ' entries", at: pos)
+            }
+            if next < indent || !isSequenceIndicator(at: pos) { break }
+            try checkDocumentMarkers()
+        }
+        return YAMLNode(.sequence(items), at: start)
+    }
+
+    mutating func parseBlockMapping(indent: Int) throws -> YAMLNode {
+        let start = location(pos)
+        var entries: [YAMLNode.Entry] = []
+        var seen: [String: SourceLocation] = [:]
+        while true {
+            try rejectUnsupported()
+            let keyStart = pos
+            guard try isImplicitKey() else {
+                if isSequenceIndicator(at: pos) {
+                    throw error("a sequence entry '- ' where a mapping key was expected; indent it under a key, or align it with its siblings", at: pos)
+                }
+                throw error("expected 'key: value' at this indentation (the mapping starts at \(start.line):\(start.column))", at: pos)
+            }
+            let key = try parseKey()
+            let name = key.scalar?.text ?? ""
+            if let first = seen[name] {
+                throw error("duplicate key '\(name)' (first defined at \(first.line):\(first.column)); remove one", at: keyStart)
+            }
+            seen[name] = key.location
+            skipBlanks()
+            pos += 1 // the ':'
+            let afterColon = pos
+            skipBlanks()
+            let value: YAMLNode
+            if YAMLParser.isBreakOrEnd(current) || current == UInt8(ascii: "#") {
+                try skipToContent()
+                if !atEnd && column(of: pos) > indent {
+                    value = try parseBlockNode(parentIndent: indent, inlineAfterKey: false)
+                } else if !atEnd && column(of: pos) == indent && isSequenceIndicator(at: pos) {
+                    value = try parseBlockSequence(indent: indent)
+                } else {
+                    value = YAMLNode(.scalar(YAMLScalar(text: "", style: .plain)), at: location(afterColon))
+                }
+            } else {
+                value = try parseBlockNode(parentIndent: indent, inlineAfterKey: true)
+            }
+            entries.append(YAMLNode.Entry(key: key, value: value))
+            if atEnd { break }
+            let next = column(of: pos)
+            if next > indent {
+                throw error("unexpected indentation (\(next) spaces) after key '\(name)' at \(key.location.line):\(key.location.column); a value that is a plain scalar cannot continue with 'key:' lines — fix the indentation", at: pos)
+            }
+            if next < indent { break }
+            try checkDocumentMarkers()
+        }
+        return YAMLNode(.mapping(entries), at: start)
+    }
+
+    /// A block mapping key: a single-line plain or quoted scalar (pos is left at the ':').
+    mutating func parseKey() throws -> YAMLNode {
+        if current == UInt8(ascii: "'") || current == UInt8(ascii: "\"") {
+            return try parseQuotedScalar()
+        }
+        let start = pos
+        while !(current == UInt8(ascii: ":") && YAMLParser.isSpaceOrEnd(byte(at: pos + 1))) { pos += 1 }
+        var end = pos
+        while end > start && YAMLParser.isBlank(bytes[end - 1]) { end -= 1 }
+        let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        if let first = text.utf8.first, [UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ",")].contains(first) {
+            throw error("a mapping key cannot start with '\(Character(Unicode.Scalar(first)))'; quote the key", at: start)
+        }
+        return YAMLNode(.scalar(YAMLScalar(text: text, style: .plain)), at: location(start))
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import FMSuite
+
+/// `fmeval validate [PATH...] [--json]`: load suites, report every problem, or print the expansion.
+struct ValidateCommand: Command {
+    static let path = ["validate"]
+    static let summary = "Check suite files and report every problem with file:line:col"
+    static let help = """
+    USAGE: fmeval validate [PATH...] [--json]
+
+    Loads suite files (.yaml, .yml, .json; directories are searched recursively; default: suites/),
+    including the schemas, fixtures and .jsonl datasets they reference, and reports every problem as
+    `path/to/suite.yaml:LINE:COL: error: message`, then a summary line `N suites, M cases, K errors`.
+
+    OPTIONS:
+      --json    Print the expanded cases (cases × variants, defaults applied) as JSON on stdout:
+                exactly what `fmeval run` will execute. Nothing is printed on stdout when there are errors.
+
+    Exit codes: 0 every suite is valid · 2 a file has errors (or a path does not exist).
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        var args = Arguments(arguments, command: "validate")
+        let json = args.flag("--json")
+        var paths = try args.finish()
+        if paths.isEmpty { paths = ["suites"] }
+        let result = SuiteLoader.load(paths: paths)
+        for diagnostic in result.diagnostics { printError(diagnostic.description) }
+        let cases = result.expandedCases
+        let errors = result.diagnostics.count
+        let summary = "\(result.files.count) suite\(result.files.count == 1 ? "" : "s"), \(cases.count) case\(cases.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s")"
+        if json && errors == 0 {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(cases)
+            print(String(decoding: data, as: UTF8.self))
+            printError(summary)
+        } else if json {
+            printError(summary)
+        } else {
+            print(summary)
+        }
+        return errors == 0 ? ExitCode.ok : ExitCode.invalidInput
+    }
+}
