@@ -52,3 +52,6 @@ final class FakeEngine: LanguageModelEngine {
         return ""
     }
 }
+
+/// Swift Testing also declares `Expectation`; in these tests the name means fmeval's.
+typealias Expectation = FMEvaluate.Expectation

@@ -1,0 +1,50 @@
+import FMCore
+import Testing
+@testable import FMEvaluate
+
+@Suite struct CommandEvaluatorTests {
+    func run(_ script: String, timeout: Double = 10) -> Metric? {
+        CommandEvaluator(CommandConfig(argv: ["sh", "-c", script], timeoutSeconds: timeout, name: "ext")).evaluate(textSubject("Paris", prompt: "Capital of France?")).first
+    }
+
+    @Test func readsTheSubjectAndReportsItsMetric() {
+        // The command sees the subject JSON on stdin and passes when it finds the output text.
+        let metric = run(#"if grep -q '"text":"Paris"'; then echo '{"value":"passing","rationale":"found Paris"}'; else echo '{"value":"failing","rationale":"no Paris"}'; fi"#)
+        #expect(metric == .passing("ext", rationale: "found Paris"))
+        let scored = run(#"cat >/dev/null; echo '{"value":"scoring","score":0.25,"threshold":0.5}'"#)
+        #expect(scored?.value == .scoring(0.25))
+        #expect(scored?.verdict == false)
+    }
+
+    @Test func garbageOutputIsAnEvaluatorError() {
+        let metric = run("cat >/dev/null; echo 'all good!'")
+        #expect(metric?.value == .failing)
+        #expect(metric?.rationale?.hasPrefix("evaluator error: 'sh' printed something that is not JSON") == true)
+        let wrongShape = run(#"cat >/dev/null; echo '{"value":"great"}'"#)
+        #expect(wrongShape?.rationale?.contains("\"value\" must be") == true)
+        let empty = run("cat >/dev/null")
+        #expect(empty?.rationale?.contains("printed nothing on stdout") == true)
+    }
+
+    @Test func nonZeroExitAndCrashAreEvaluatorErrors() {
+        let exit = run("cat >/dev/null; echo oops >&2; exit 3")
+        #expect(exit?.rationale == "evaluator error: 'sh' exited with status 3; stderr: oops")
+        let crash = run("kill -SEGV $$")
+        #expect(crash?.value == .failing)
+        #expect(crash?.rationale?.contains("crashed (signal 11)") == true)
+    }
+
+    @Test func hangingCommandTimesOut() {
+        let metric = run("sleep 30", timeout: 0.5)
+        #expect(metric?.rationale == "evaluator error: 'sh' did not finish within 0.5 s and was killed")
+    }
+
+    @Test func missingProgramAndIgnoredInput() {
+        let missing = CommandEvaluator(CommandConfig(argv: ["fmeval-no-such-program-xyz"])).evaluate(textSubject("x")).first
+        #expect(missing?.value == .failing)
+        #expect(missing?.rationale?.contains("exited with status 127") == true)
+        // A command that never reads stdin must not break the evaluator (no SIGPIPE).
+        #expect(run(#"echo '{"value":"passing"}'"#)?.value == .passing)
+        #expect(CommandConfig(argv: []).problems.count == 1)
+    }
+}
