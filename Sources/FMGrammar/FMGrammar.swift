@@ -1,1 +1,0 @@
-// Module FMGrammar: see DESIGN.md (../shared/DESIGN.md) and docs/architecture.md.

@@ -1,0 +1,105 @@
+/// Constrains one generation to a grammar, token by token: before each step it fills a bitmask of
+/// the allowed token ids; after the step it accepts the chosen token.
+///
+/// A step costs a few bitmask ORs from the per-state `TokenTable` plus a check of the handful of
+/// tokens whose fate depends on the enclosing rules, not a scan of the vocabulary.
+public final class TokenMatcher {
+    /// The grammar and vocabulary tables this matcher reads.
+    public let table: TokenTable
+    private var simulator: StackSimulator
+    private var configurations: [Configuration]
+    private var canComplete: Bool
+    /// True once an end-of-generation token has been accepted.
+    public private(set) var isTerminated = false
+    /// The bytes accepted so far.
+    public private(set) var acceptedBytes: [UInt8] = []
+
+    /// A matcher at the start of the grammar.
+    public init(table: TokenTable) {
+        self.table = table
+        simulator = StackSimulator(grammar: table.grammar)
+        configurations = simulator.initial()
+        canComplete = simulator.completed
+    }
+
+    /// Returns to the start of the grammar.
+    public func reset() {
+        simulator = StackSimulator(grammar: table.grammar)
+        configurations = simulator.initial()
+        canComplete = simulator.completed
+        isTerminated = false
+        acceptedBytes = []
+    }
+
+    /// True when the bytes so far form a complete document (an end token is allowed now).
+    public var isComplete: Bool { canComplete }
+
+    /// True when nothing but an end token can follow (the document is complete and cannot grow).
+    public var mustEnd: Bool { configurations.isEmpty }
+
+    /// Fills `mask` (`table.vocabulary.maskWordCount` words) with the allowed token ids: bit `id % 64`
+    /// of word `id / 64`. After termination no token is allowed.
+    public func fillNextTokenMask(_ mask: UnsafeMutablePointer<UInt64>) {
+        let wordCount = table.vocabulary.maskWordCount
+        mask.initialize(repeating: 0, count: wordCount)
+        guard !isTerminated else { return }
+        let vocabulary = table.vocabulary
+        for configuration in configurations {
+            let tokens = table.tokens(for: configuration.state)
+            if let accepted = tokens.acceptedMask {
+                accepted.withUnsafeBufferPointer { words in
+                    for index in 0..<wordCount { mask[index] |= words[index] }
+                }
+            } else {
+                for id in tokens.acceptedIDs { mask[Int(id) >> 6] |= 1 << UInt64(id & 63) }
+            }
+            for id in tokens.uncertainIDs {
+                let word = Int(id) >> 6, bit: UInt64 = 1 << UInt64(id & 63)
+                if mask[word] & bit != 0 { continue }
+                let allowed = vocabulary.withBytes(of: Int(id)) { simulator.accepts($0, from: configuration) }
+                if allowed { mask[word] |= bit }
+            }
+        }
+        if canComplete {
+            for id in vocabulary.endTokenIDs { mask[id >> 6] |= 1 << UInt64(id & 63) }
+        }
+    }
+
+    /// The allowed token ids as an array (convenience for tests and tools; steps use `fillNextTokenMask`).
+    public func allowedTokens() -> [Int] {
+        var words = [UInt64](repeating: 0, count: table.vocabulary.maskWordCount)
+        words.withUnsafeMutableBufferPointer { fillNextTokenMask($0.baseAddress!) }
+        var result: [Int] = []
+        for (index, word) in words.enumerated() where word != 0 {
+            for bit in 0..<64 where word & (1 << UInt64(bit)) != 0 { result.append(index * 64 + bit) }
+        }
+        return result
+    }
+
+    /// Whether `id` is allowed now (checks one token; for tests and for validating a forced token).
+    public func allows(_ id: Int) -> Bool {
+        guard !isTerminated, id >= 0, id < table.vocabulary.count else { return false }
+        if table.vocabulary.endTokenIDs.contains(id) { return canComplete }
+        if table.vocabulary.specialTokenIDs.contains(id) || table.vocabulary.tokens[id].isEmpty { return false }
+        return table.vocabulary.withBytes(of: id) { bytes in
+            configurations.contains { simulator.accepts(bytes, from: $0) }
+        }
+    }
+
+    /// Advances past token `id`; returns false (and changes nothing) when the grammar forbids it.
+    @discardableResult
+    public func accept(_ id: Int) -> Bool {
+        guard allows(id) else { return false }
+        if table.vocabulary.endTokenIDs.contains(id) {
+            isTerminated = true
+            configurations = []
+            return true
+        }
+        table.vocabulary.withBytes(of: id) { bytes in
+            for byte in bytes { simulator.advance(&configurations, byte: byte) }
+            acceptedBytes.append(contentsOf: bytes)
+        }
+        canComplete = simulator.completed
+        return true
+    }
+}

@@ -1,0 +1,117 @@
+import FMCore
+import Foundation
+@testable import FMGrammar
+
+/// The seven reference GenerationSchema files, by name, from `../shared/reference/apple-fm-sdk`.
+enum ReferenceSchemas {
+    /// The schema names.
+    static let names = ["age", "cat", "hedgehog", "newsletter", "person", "petClub", "shelter"]
+
+    /// The directory holding them, found from this file's path.
+    static var directory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/reference/apple-fm-sdk")
+    }
+
+    /// The schema named `name`.
+    static func load(_ name: String) throws -> GenerationSchema {
+        let text = try String(contentsOf: directory.appendingPathComponent(name + ".json"), encoding: .utf8)
+        return try GenerationSchema(json: text)
+    }
+}
+
+/// A deterministic pseudo-random generator (SplitMix64) so failures reproduce.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
+
+/// A small byte-level vocabulary shaped like a BPE one: every single byte, JSON punctuation runs,
+/// spaced variants, words and digit runs, plus two special tokens (id 0 ends generation).
+enum SyntheticVocabulary {
+    /// The end-of-generation token id.
+    static let end = 0
+    /// A control token never allowed under a constraint.
+    static let control = 1
+
+    /// Builds the vocabulary.
+    static func make(extraWords: [String] = []) -> TokenVocabulary {
+        var tokens: [[UInt8]] = [Array("<|im_end|>".utf8), Array("<|im_start|>".utf8)]
+        for byte in 0...255 { tokens.append([UInt8(byte)]) }
+        let pieces = ["{\"", "\":", "\": ", "\",", "\", \"", "\",\"", "\"}", "\"},", "\"}]", "},{\"", "}]", "]}", "[{\"",
+                      "[\"", "\"]", ", ", ",\"", " \"", "\":\"", "\": \"", "\":[", "\":{\"", "\\\"", "\\n", "\\u00",
+                      "true", "false", "null", "name", "age", "years", "months", "children", "profile", "cats",
+                      "hobbies", "home", "hedge", " hedge", "a hedge", "carrot", "turnip", "leek", "title", "topic",
+                      "10", "100", "12", "3", "42", "-1", ".5", "0.", "00", "99", "The", " the", " cat", "Mitt",
+                      "ens", " loves", "é", "☀️", " ", "  ", "\n", "getCityInfo", "city", "Paris", "London",
+                      "arguments", "{\"name\":\"", "\",\"arguments\":{"] + extraWords
+        tokens.append(contentsOf: pieces.map { Array($0.utf8) })
+        return TokenVocabulary(tokens: tokens, endTokenIDs: [end], specialTokenIDs: [control])
+    }
+}
+
+/// Splits `bytes` into vocabulary tokens at random (any token that is a prefix of the rest).
+func randomTokenization(_ bytes: [UInt8], vocabulary: TokenVocabulary, using random: inout SeededGenerator) -> [Int] {
+    var result: [Int] = []
+    var position = 0
+    while position < bytes.count {
+        let rest = bytes[position...]
+        let candidates = vocabulary.tokens.indices.filter { id in
+            id != SyntheticVocabulary.end && id != SyntheticVocabulary.control
+                && !vocabulary.tokens[id].isEmpty && rest.starts(with: vocabulary.tokens[id])
+        }
+        let chosen = candidates.randomElement(using: &random)!
+        result.append(chosen)
+        position += vocabulary.tokens[chosen].count
+    }
+    return result
+}
+
+/// Random valid instances of a schema: optional properties sometimes present, counts within
+/// bounds, numbers within bounds, strings with escapes and non-ASCII text.
+struct SampleDocuments {
+    let schema: GenerationSchema
+    var random: SeededGenerator
+
+    /// One random instance of `node`; `depth` limits recursion.
+    mutating func instance(of node: GenerationSchema.Node, depth: Int = 0) -> GeneratedContent {
+        switch node.kind {
+        case .object(let object):
+            var members: [(String, GeneratedContent)] = []
+            for property in object.properties where property.isRequired || Bool.random(using: &random) {
+                members.append((property.name, instance(of: property.node, depth: depth + 1)))
+            }
+            return GeneratedContent(properties: members)
+        case .array(let array):
+            let low = array.minItems ?? 0
+            let high = max(low, min(array.maxItems ?? (low + 3), depth > 3 ? low : low + 3))
+            let count = Int.random(in: low...high, using: &random)
+            return GeneratedContent((0..<count).map { _ in instance(of: array.items, depth: depth + 1) })
+        case .reference(let name):
+            return instance(of: schema.definition(named: name)!, depth: depth + 1)
+        case .anyOf(let choices):
+            return instance(of: choices.randomElement(using: &random)!, depth: depth)
+        case .string(let string):
+            if let choices = string.choices { return GeneratedContent(choices.randomElement(using: &random)!) }
+            let texts = ["Mittens", "Sir \"Prickles\"", "naps\nand snacks", "café ☀️", "", "back\\slash", "tab\there"]
+            return GeneratedContent(texts.randomElement(using: &random)!)
+        case .integer(let bounds):
+            let low = Int(bounds.minimum ?? -50), high = Int(bounds.maximum ?? 5000)
+            return GeneratedContent(Int.random(in: low...high, using: &random))
+        case .number(let bounds):
+            let low = bounds.minimum ?? -50, high = bounds.maximum ?? 5000
+            return GeneratedContent((Double.random(in: low...high, using: &random) * 100).rounded() / 100)
+        case .boolean:
+            return GeneratedContent(Bool.random(using: &random))
+        case .null:
+            return .null
+        }
+    }
+}

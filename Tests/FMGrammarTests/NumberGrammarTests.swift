@@ -1,0 +1,44 @@
+import FMCore
+import Testing
+@testable import FMGrammar
+
+/// Integer and number ranges: the grammar accepts exactly the in-range decimal spellings.
+@Suite struct NumberGrammarTests {
+    private func grammar(_ type: String, _ minimum: Int?, _ maximum: Int?) throws -> Grammar {
+        var json = #"{"type":"\#(type)""#
+        if let minimum { json += #","minimum":\#(minimum)"# }
+        if let maximum { json += #","maximum":\#(maximum)"# }
+        return try Grammar.json(schema: GenerationSchema(json: json + "}"))
+    }
+
+    @Test(arguments: [(-120, 37), (0, 9), (18, 100), (-7, -3), (5, 5), (95, 1234), (-1000, -999), (0, 0)])
+    func integerRangesAreExact(bounds: (Int, Int)) throws {
+        let grammar = try grammar("integer", bounds.0, bounds.1)
+        for value in -1300...1300 {
+            #expect(grammar.accepts(Array(String(value).utf8)) == (bounds.0...bounds.1).contains(value), "\(value) in \(bounds)")
+        }
+        #expect(!grammar.accepts(Array("-0".utf8)))
+        #expect(!grammar.accepts(Array("007".utf8)))
+    }
+
+    @Test func halfOpenIntegerRanges() throws {
+        let atLeast = try grammar("integer", 18, nil)
+        let atMost = try grammar("integer", nil, -2)
+        for value in -300...300 {
+            #expect(atLeast.accepts(Array(String(value).utf8)) == (value >= 18))
+            #expect(atMost.accepts(Array(String(value).utf8)) == (value <= -2))
+        }
+        #expect(atLeast.accepts(Array("999999999999999".utf8)))
+        #expect(!atLeast.accepts(Array("1000000000000000".utf8)))
+    }
+
+    @Test func numbersWithIntegralBounds() throws {
+        let grammar = try grammar("number", -2, 3)
+        let inside = ["0", "-0", "3", "3.0", "3.000", "-2", "-2.00", "-1.99", "2.5", "0.123456789", "-0.5"]
+        let outside = ["3.01", "-2.1", "4", "-3", "1.", ".5", "1e3", "01.5", "2.12345678901"]
+        for text in inside { #expect(grammar.accepts(Array(text.utf8)), "\(text)") }
+        for text in outside { #expect(!grammar.accepts(Array(text.utf8)), "\(text)") }
+        let free = try self.grammar("number", nil, nil)
+        #expect(free.accepts(Array("-12345.25".utf8)))
+    }
+}

@@ -1,0 +1,57 @@
+import FMCore
+import Testing
+@testable import FMGrammar
+
+/// The `pattern` subset: whole-string matching of the JSON-decoded text, JSON escapes in the bytes.
+@Suite struct PatternGrammarTests {
+    private func grammar(_ pattern: String) throws -> Grammar {
+        try Grammar.json(schema: GenerationSchema(json: #"{"type":"string","pattern":\#(GeneratedContent.quoted(pattern))}"#))
+    }
+
+    private func accepts(_ grammar: Grammar, _ text: String) -> Bool {
+        grammar.accepts(Array(GeneratedContent.quoted(text).utf8))
+    }
+
+    @Test func digitsClassesAndCounts() throws {
+        let phone = try grammar(#"^\d{3}-\d{4}$"#)
+        #expect(accepts(phone, "555-1234"))
+        #expect(!accepts(phone, "555-123"))
+        #expect(!accepts(phone, "a555-1234"))
+        let code = try grammar("[A-Z]{2,3}_[a-z0-9]+")
+        #expect(accepts(code, "AB_x1"))
+        #expect(accepts(code, "ABC_007"))
+        #expect(!accepts(code, "A_x"))
+        #expect(!accepts(code, "ABCD_x"))
+        #expect(!accepts(code, "AB_"))
+    }
+
+    @Test func alternationGroupsAndOptional() throws {
+        let grammar = try grammar(#"(?:Mr|Mrs|Ms)\.? [A-Z]\w*( Jr)?"#)
+        for text in ["Mr Smith", "Mrs. Jones", "Ms Lee Jr", "Mr. X_1"] { #expect(accepts(grammar, text), "\(text)") }
+        for text in ["Dr Smith", "Mr smith", "Mr  Smith", "Mr Smith Sr"] { #expect(!accepts(grammar, text), "\(text)") }
+    }
+
+    @Test func charactersThatJSONEscapesAreWrittenEscaped() throws {
+        let grammar = try grammar(#"say "hi"\\[^a-z]\n."#)
+        #expect(accepts(grammar, "say \"hi\"\\Z\né"))
+        #expect(accepts(grammar, "say \"hi\"\\\"\n☀"))
+        #expect(!accepts(grammar, "say \"hi\"\\q\nx"))
+        #expect(!grammar.accepts(Array("\"say \"hi\"".utf8)))
+    }
+
+    @Test(arguments: [#"(?=a)b"#, #"(a)\1"#, #"\bword"#, #"(?i)abc"#, #"\p{L}+"#, #"a{1,999}"#, #"(?<year>\d+)"#, #"(?!x)y"#, #"a^b"#, #"\Bx"#])
+    func unsupportedConstructsThrowUnsupportedGenerationGuide(pattern: String) throws {
+        do {
+            _ = try grammar(pattern)
+            Issue.record("pattern \(pattern) compiled")
+        } catch let error as LanguageModelError {
+            guard case .unsupportedGenerationGuide(let context) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
+            #expect(context.debugDescription.contains("/pattern"))
+        } catch {
+            Issue.record("schema itself rejected \(pattern): \(error)")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import FMCore
+import Testing
+@testable import FMGrammar
+
+/// Byte-level acceptance of the grammars compiled from the reference schemas.
+@Suite struct SchemaGrammarTests {
+    @Test(arguments: ReferenceSchemas.names)
+    func sampleDocumentsAreAccepted(name: String) throws {
+        let schema = try ReferenceSchemas.load(name)
+        let grammar = try Grammar.json(schema: schema)
+        var samples = SampleDocuments(schema: schema, random: SeededGenerator(state: 7))
+        for _ in 0..<40 {
+            let document = samples.instance(of: schema.root)
+            #expect(SchemaValidator.isValid(document, against: schema), "generator made an invalid \(name): \(document.jsonString)")
+            #expect(grammar.accepts(Array(document.jsonString.utf8)), "\(name) grammar rejects \(document.jsonString)")
+        }
+    }
+
+    @Test func oneSpaceAfterSeparatorsIsAllowedButNoMore() throws {
+        let grammar = try Grammar.json(schema: ReferenceSchemas.load("age"))
+        #expect(grammar.accepts(Array(#"{"years": 3, "months": 4}"#.utf8)))
+        #expect(!grammar.accepts(Array(#"{"years":  3,"months":4}"#.utf8)))
+        #expect(!grammar.accepts(Array(#"{ "years":3,"months":4}"#.utf8)))
+        #expect(!grammar.accepts(Array(#"{"years":3,"months":4} "#.utf8)))
+        let compact = try Grammar.json(schema: ReferenceSchemas.load("age"), options: GrammarOptions(allowsSpaceAfterSeparators: false))
+        #expect(!compact.accepts(Array(#"{"years": 3,"months":4}"#.utf8)))
+        #expect(compact.accepts(Array(#"{"years":3,"months":4}"#.utf8)))
+    }
+
+    @Test(arguments: [
+        #"{"name":"Hazel","age":{"years":1,"months":2},"favoriteFood":"apple","home":"a hedge","hobbies":["a","b","c"]}"#,
+        #"{"name":"Hazel","age":{"years":1,"months":2},"favoriteFood":"leek","home":"a hedge","hobbies":["a","b"]}"#,
+        #"{"name":"Hazel","age":{"years":1,"months":2},"favoriteFood":"leek","home":"a hedge","hobbies":["a","b","c","d"]}"#,
+        #"{"age":{"years":1,"months":2},"name":"Hazel","favoriteFood":"leek","home":"a hedge","hobbies":["a","b","c"]}"#,
+        #"{"name":"Hazel","favoriteFood":"leek","home":"a hedge","hobbies":["a","b","c"]}"#,
+        #"{"name":"Hazel","age":{"years":1.5,"months":2},"favoriteFood":"leek","home":"a hedge","hobbies":["a","b","c"]}"#,
+        #"{"name":"Ha\zel","age":{"years":1,"months":2},"favoriteFood":"leek","home":"a hedge","hobbies":["a","b","c"]}"#,
+        #"{"name":"Hazel","age":{"years":01,"months":2},"favoriteFood":"leek","home":"a hedge","hobbies":["a","b","c"]}"#,
+        #"{"name":"Hazel","age":{"years":1,"months":2},"favoriteFood":"leek","home":"a hedge","hobbies":["a","b","c"],"x":1}"#,
+    ])
+    func invalidHedgehogsAreRejected(document: String) throws {
+        let grammar = try Grammar.json(schema: ReferenceSchemas.load("hedgehog"))
+        #expect(!grammar.accepts(Array(document.utf8)))
+    }
+
+    @Test func optionalPropertiesMayBeSkippedInOrder() throws {
+        let grammar = try Grammar.json(schema: ReferenceSchemas.load("person"))
+        #expect(grammar.accepts(Array(#"{"children":[],"name":"Ann"}"#.utf8)))
+        #expect(grammar.accepts(Array(#"{"age":18,"children":[{"age":100,"children":[],"name":"B"}],"name":"Ann"}"#.utf8)))
+        #expect(!grammar.accepts(Array(#"{"age":17,"children":[],"name":"Ann"}"#.utf8)))
+        #expect(!grammar.accepts(Array(#"{"age":101,"children":[],"name":"Ann"}"#.utf8)))
+        #expect(!grammar.accepts(Array(#"{"name":"Ann","children":[]}"#.utf8)))
+        let four = Array(repeating: #"{"children":[],"name":"c"}"#, count: 4).joined(separator: ",")
+        #expect(!grammar.accepts(Array(#"{"children":[\#(four)],"name":"Ann"}"#.utf8)))
+    }
+
+    @Test func stringsAreWellFormedUTF8WithEscapes() throws {
+        let schema = try GenerationSchema(json: #"{"type":"string"}"#)
+        let grammar = try Grammar.json(schema: schema)
+        #expect(grammar.accepts(Array(#""caf\u00e9 \n \" \\ \/ é ☀️""#.utf8)))
+        #expect(!grammar.accepts(Array(#""\x""#.utf8)))
+        #expect(!grammar.accepts(Array(#""\u12g4""#.utf8)))
+        #expect(!grammar.accepts([0x22, 0x0A, 0x22]))
+        #expect(!grammar.accepts([0x22, 0xC3, 0x22]))
+        #expect(!grammar.accepts([0x22, 0xC0, 0x80, 0x22]))
+        #expect(!grammar.accepts([0x22, 0xED, 0xA0, 0x80, 0x22]))
+        #expect(grammar.acceptsPrefix([0x22, 0xE2, 0x98]))
+    }
+
+    @Test func anyOfBooleansAndNull() throws {
+        let schema = try GenerationSchema(json: """
+            {"anyOf":[{"type":"boolean"},{"type":"null"},{"type":"string","enum":["x","y z"]},
+             {"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"x-order":["a"],"additionalProperties":false}]}
+            """)
+        let grammar = try Grammar.json(schema: schema)
+        for text in ["true", "false", "null", #""x""#, #""y z""#, #"{"a":-5}"#] {
+            #expect(grammar.accepts(Array(text.utf8)), "\(text)")
+        }
+        for text in ["True", "nul", #""z""#, #"{"a":"1"}"#, "1"] {
+            #expect(!grammar.accepts(Array(text.utf8)), "\(text)")
+        }
+    }
+
+    @Test func unsatisfiableBoundsAreRejectedAtCompile() throws {
+        let items = try GenerationSchema(json: #"{"type":"array","items":{"type":"string"},"minItems":3,"maxItems":2}"#)
+        #expect(throws: LanguageModelError.self) { try Grammar.json(schema: items) }
+        let fractional = try GenerationSchema(json: #"{"type":"number","minimum":0.5}"#)
+        #expect(throws: LanguageModelError.self) { try Grammar.json(schema: fractional) }
+    }
+}
