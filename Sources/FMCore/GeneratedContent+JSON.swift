@@ -110,11 +110,15 @@ struct AnyCodingKey: CodingKey {
 }
 
 extension GeneratedContent: Codable {
-    /// Decodes any JSON value; structure keys keep the order the decoder reports them in.
+    /// Decodes any JSON value.
+    ///
+    /// `Decoder` does not report key order (Foundation's `JSONDecoder` gives it in hash order, which changes
+    /// from run to run), so structure keys come out sorted, for determinism; use `init(json:)` to keep the
+    /// order of the text.
     public init(from decoder: Decoder) throws {
         if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var members: [(String, GeneratedContent)] = []
-            for key in container.allKeys {
+            for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 members.append((key.stringValue, try container.decode(GeneratedContent.self, forKey: key)))
             }
             self.init(properties: members)

@@ -258,10 +258,13 @@ struct JSONParser {
     private mutating func parseUnicodeEscape() throws -> Unicode.Scalar? {
         guard let high = try hexQuad(at: index + 2) else { return nil }
         if (0xD800...0xDBFF).contains(high) {
-            guard index + 7 < bytes.count || !partial else { return nil }
-            guard index + 7 < bytes.count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u") else {
-                throw error("a high surrogate \\u\(String(high, radix: 16)) must be followed by a \\u low surrogate")
+            let next = index + 6
+            let missingLow = "a high surrogate \\u\(String(high, radix: 16)) must be followed by a \\u low surrogate"
+            if next + 1 >= bytes.count {
+                if partial && (next == bytes.count || bytes[next] == UInt8(ascii: "\\")) { return nil }
+                throw error(missingLow, at: min(next, bytes.count))
             }
+            guard bytes[next] == UInt8(ascii: "\\"), bytes[next + 1] == UInt8(ascii: "u") else { throw error(missingLow, at: next) }
             guard let low = try hexQuad(at: index + 8) else { return nil }
             guard (0xDC00...0xDFFF).contains(low) else {
                 throw error("\\u\(String(low, radix: 16)) is not a low surrogate after \\u\(String(high, radix: 16))", at: index + 6)

@@ -51,6 +51,8 @@ import Testing
     ("{\n\"é\": ]", 2, 6, "expected a JSON value"),
     ("[1e]", 1, 4, "exponent"),
     ("\"a\tb\"", 1, 3, "control character"),
+    ("\"\\ud83d\"", 1, 8, "low surrogate"),
+    ("\"\\ude00\"", 1, 2, "lone low surrogate"),
 ])
 func malformedJSONReportsLineAndColumn(text: String, line: Int, column: Int, fragment: String) {
     do {
@@ -81,5 +83,6 @@ func malformedJSONReportsLineAndColumn(text: String, line: Int, column: Int, fra
     let data = try JSONEncoder().encode(value)
     let decoded = try JSONDecoder().decode(GeneratedContent.self, from: data)
     #expect(decoded == value)
+    #expect(decoded.orderedProperties?.map(\.key) == ["count", "list", "name", "none", "ok", "ratio"], "sorted for determinism")
     #expect(String(decoding: data, as: UTF8.self).contains("\"count\":3"))
 }

@@ -28,7 +28,7 @@ private func expectConsistent(_ partial: GeneratedContent, with full: GeneratedC
 }
 
 @Test func everyPrefixOfAStructuredInstanceParses() throws {
-    let text = #"{"name": "Sir Bristle\u00e9 \"Jr\"", "age": {"years": 12, "months": -3.25e1}, "favoriteFood": "leek", "ok": true, "none": null, "hobbies": ["digging", "naps", "snuffling"], "empty": [], "obj": {}}"#
+    let text = #"{"name": "Sir Bristle\u00e9 \ud83d\ude00 \"Jr\"", "age": {"years": 12, "months": -3.25e1}, "favoriteFood": "leek", "ok": true, "none": null, "hobbies": ["digging", "naps", "snuffling"], "empty": [], "obj": {}}"#
     let full = try GeneratedContent(json: text)
     let scalars = Array(text.unicodeScalars)
     for length in 0...scalars.count {
@@ -71,4 +71,12 @@ private func expectConsistent(_ partial: GeneratedContent, with full: GeneratedC
     #expect(GeneratedContent.partial(json: "{\"a\" 1") == nil)
     #expect(GeneratedContent.partial(json: "[1,,") == nil)
     #expect(GeneratedContent.partial(json: "[1] [") == nil)
+}
+
+@Test func partialSurrogateEscapesWaitForTheirPair() throws {
+    #expect(GeneratedContent.partial(json: #""ab\ud83d"#)?.stringValue == "ab")
+    #expect(GeneratedContent.partial(json: #""ab\ud83d\"#)?.stringValue == "ab")
+    #expect(GeneratedContent.partial(json: #""ab\ud83d\ude0"#)?.stringValue == "ab")
+    #expect(GeneratedContent.partial(json: #""ab\ud83d\ude00"#)?.stringValue == "ab😀")
+    #expect(GeneratedContent.partial(json: #""ab\ud83dx"#) == nil)
 }
