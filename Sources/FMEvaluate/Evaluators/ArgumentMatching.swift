@@ -42,7 +42,7 @@ extension ArgumentMatcher {
             return nil
         case .pattern(_, let pattern):
             guard let text = value.stringValue else { return "\(name): expected a string, got \(value.typeName) \(shown(value))" }
-            guard let regex = try? Regex(pattern) else { return "\(name): pattern /\(pattern)/ does not compile" }
+            guard let regex = try? RegexCache.regex(pattern) else { return "\(name): pattern /\(pattern)/ does not compile" }
             return (try? regex.firstMatch(in: text)) != nil ? nil : "\(name): \(shown(value)) does not match /\(pattern)/"
         case .contains(_, let substring):
             guard let text = value.stringValue else { return "\(name): expected a string, got \(value.typeName) \(shown(value))" }

@@ -17,7 +17,7 @@ public struct RegexEvaluator: Evaluator {
     public func evaluate(_ subject: EvaluationSubject) -> [Metric] {
         let regex: Regex<AnyRegexOutput>
         do {
-            regex = try Regex(expectation.pattern)
+            regex = try RegexCache.regex(expectation.pattern)
         } catch {
             return [.failing(name, rationale: "regex '\(expectation.pattern)' does not compile: \(error)")]
         }
