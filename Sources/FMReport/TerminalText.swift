@@ -1,0 +1,122 @@
+import Foundation
+import FMRun
+
+/// The lines fmeval prints while and after running: progress, one line per case, the final summary,
+/// and the baseline and A/B tables. Pure functions, so they are tested without a terminal.
+public enum TerminalText {
+    /// `[ 12/40]  10 passed  1 failed  1 error  0:07` — the progress line shown on a TTY.
+    public static func progress(done: Int, total: Int, passed: Int, failed: Int, errored: Int, elapsed: TimeInterval) -> String {
+        let width = String(total).count
+        let padded = String(repeating: " ", count: max(0, width - String(done).count)) + String(done)
+        var line = "[\(padded)/\(total)] \(bar(done: done, total: total)) \(passed) passed"
+        if failed > 0 { line += "  \(failed) failed" }
+        if errored > 0 { line += "  \(errored) error" }
+        return line + "  " + clock(elapsed)
+    }
+
+    /// `PASS  city-info/paris  1/1  0.12 s`, with the reason for cases that do not hold their gate.
+    public static func caseLine(_ result: CaseResult) -> String {
+        let label: String
+        switch result.status {
+        case .passed: label = "PASS "
+        case .flaky: label = result.gateHolds ? "FLAKY" : "FAIL "
+        case .failed: label = "FAIL "
+        case .error: label = "ERROR"
+        }
+        var line = "\(label) \(oneLine(result.id))  \(result.passes)/\(result.attempts.count)  \(String(format: "%.2f", result.durationMs / 1000)) s"
+        if !result.gateHolds || result.status == .flaky { line += "  — " + oneLine(CaseSummaryText.headline(result)) }
+        return line
+    }
+
+    /// The closing summary: counts, then every case that does not hold its gate with its reason.
+    public static func summary(_ run: RunResult) -> String {
+        let s = run.summary
+        var parts = ["\(s.total) cases", "\(s.passed) passed"]
+        if s.flaky > 0 { parts.append("\(s.flaky) flaky") }
+        parts.append("\(s.failed) failed")
+        if s.errored > 0 { parts.append("\(s.errored) error") }
+        if s.skipped > 0 { parts.append("\(s.skipped) skipped") }
+        if s.nondeterministic > 0 { parts.append("\(s.nondeterministic) nondeterministic") }
+        parts.append("\(s.attempts) attempts")
+        if let duration = run.run.durationMs { parts.append(String(format: "%.1f s", duration / 1000)) }
+        var lines = [parts.joined(separator: ", ")]
+        let failing = run.cases.filter { !$0.gateHolds }
+        if failing.isEmpty {
+            lines.append("All gates hold.")
+        } else {
+            lines.append("\(failing.count) case\(failing.count == 1 ? "" : "s") failed \(failing.count == 1 ? "its gate" : "their gates"):")
+            for result in failing {
+                lines.append("  \(result.status == .error ? "ERROR" : "FAIL ") \(oneLine(result.id)) — \(oneLine(CaseSummaryText.headline(result)))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The baseline table: counts per change, then each case that regressed, newly fails, was fixed
+    /// or still fails (unchanged, added and skipped cases are only counted).
+    public static func baselineTable(_ comparison: BaselineComparison) -> String {
+        let counts = comparison.counts
+        let tally = BaselineChange.allCases.compactMap { change -> String? in
+            guard let count = counts[change], count > 0 else { return nil }
+            return "\(count) \(change.rawValue)"
+        }
+        var lines = ["Against the baseline: " + (tally.isEmpty ? "no cases" : tally.joined(separator: ", "))]
+        let shown: [BaselineChange] = [.regression, .newFailure, .fixed, .stillFailing, .removed]
+        let rows = comparison.entries.filter { shown.contains($0.change) }
+        let width = rows.map(\.change.rawValue.count).max() ?? 0
+        for entry in rows {
+            let name = entry.change.rawValue
+            let before = entry.before?.rawValue ?? "–", after = entry.after?.rawValue ?? "–"
+            lines.append("  \(name)\(String(repeating: " ", count: width - name.count))  \(oneLine(entry.id))  (\(before) → \(after))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The A/B table: the 2×2 paired table, the verdict with McNemar's p-value, and the flipped cases.
+    public static func abTable(_ comparison: ABComparison, flippedLimit: Int = 20) -> String {
+        let t = comparison.table
+        var lines = ["A/B \(comparison.a.name) (A) vs \(comparison.b.name) (B) over \(t.total) paired cases",
+                     "              B passes  B fails",
+                     "  A passes  \(pad(t.bothPass, 10))\(pad(t.onlyA, 9))",
+                     "  A fails   \(pad(t.onlyB, 10))\(pad(t.bothFail, 9))",
+                     "  " + ABText.verdict(comparison)]
+        let flipped = comparison.flipped
+        for row in flipped.prefix(flippedLimit) {
+            lines.append("  flipped \(oneLine(row.key)): \(row.statusA.rawValue) → \(row.statusB.rawValue)")
+        }
+        if flipped.count > flippedLimit { lines.append("  … \(flipped.count - flippedLimit) more flipped cases") }
+        if !comparison.unpaired.isEmpty { lines.append("  \(comparison.unpaired.count) case(s) ran on one side only") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A 20-cell bar of `done / total`.
+    static func bar(done: Int, total: Int) -> String {
+        let cells = 20
+        let filled = total > 0 ? min(cells, done * cells / total) : cells
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: cells - filled) + "]"
+    }
+
+    /// `m:ss`, or `h:mm:ss` past an hour.
+    static func clock(_ seconds: TimeInterval) -> String {
+        let total = max(0, Int(seconds.isFinite ? seconds : 0))
+        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+    }
+
+    /// The text on one line: line breaks and other control characters shown as spaces or control pictures.
+    static func oneLine(_ text: String, limit: Int = 200) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n", "\r", "\t": output += " "
+            default: output.unicodeScalars.append(XMLEscaping.isAllowed(scalar) ? scalar : XMLEscaping.replacement(for: scalar))
+            }
+        }
+        return CaseSummaryText.excerpt(output, limit: limit)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import FMReport
+import FMRun
+
+/// `fmeval merge RESULTS.json...`: combine shard results into one results document plus reports.
+struct MergeCommand: Command {
+    static let path = ["merge"]
+    static let summary = "Merge shard results files into one (plus JUnit/HTML)"
+    static let help = """
+    USAGE: fmeval merge RESULTS.json... [--json OUT] [--junit FILE] [--html FILE]
+
+    Combines the results of 'fmeval run --shard I/N' (or any partial runs of one configuration) into one
+    results document: every case kept unchanged, skipped lists united, classification matrices summed.
+    Two results for the same case id are an error (the inputs overlap), as are runs of different engines
+    or models. A missing shard is reported as a warning.
+
+    OPTIONS:
+      --json OUT     write the merged results here (default: print them on standard output)
+      --junit FILE   write JUnit XML for the merged results
+      --html FILE    write the HTML report for the merged results
+
+    Exit codes: the merged run's own: 0 every gate holds · 1 a gate failed · 3 a case errored;
+    2 invalid input (an unreadable or invalid file, overlapping shards).
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        var args = Arguments(arguments, command: "merge")
+        let json = try args.option("--json")
+        let junit = try args.option("--junit")
+        let html = try args.option("--html")
+        let files = try args.finish()
+        guard !files.isEmpty else {
+            throw CLIError.invalidInput("merge: give the results files to merge, e.g. 'fmeval merge shard-*.json --json merged.json'")
+        }
+        let inputs = try files.map { (name: $0, result: try ReportFlags.load($0, flag: "merge:")) }
+        let outcome: MergeResults.Outcome
+        do {
+            outcome = try MergeResults.merge(inputs)
+        } catch let error as ReportError {
+            throw CLIError.invalidInput(error.message)
+        }
+        for warning in outcome.warnings { printError("fmeval: warning: \(warning)") }
+        let merged = outcome.result
+        if let json {
+            do {
+                try ResultsFile.write(merged, to: json)
+            } catch let error as ReportError {
+                throw CLIError.infrastructure(error.message)
+            }
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            FileHandle.standardOutput.write(try encoder.encode(merged))
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        }
+        // With the JSON on stdout, the human summary goes to stderr so the JSON stays parseable.
+        let announce: (String) -> Void = json == nil ? { printError($0) } : { print($0) }
+        announce(TerminalText.summary(merged))
+        if let json { announce("json: \(json)") }
+        try ReportFlags.write(merged, baseline: nil, comparisons: ABComparison.variants(of: merged),
+                              junit: junit, html: html, announce: announce)
+        return merged.exitCode
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import FMReport
+import FMRun
+
+/// The report and CI-gate flags of `fmeval run`: `--junit FILE --html FILE --baseline FILE
+/// --fail-on-regression --shard I/N`, and what happens with them after the run.
+///
+/// RunCommand calls `parse(&args)` before `args.finish()`, `loadBaseline()` before running (so a bad
+/// baseline stops with exit 2 before anything executes), feeds `TerminalReporter` from its progress
+/// callback, and returns `finish(result, baseline:)` as its exit code.
+struct ReportFlags {
+    /// Where to write JUnit XML, when asked.
+    var junit: String?
+    /// Where to write the HTML report, when asked.
+    var html: String?
+    /// The prior results to classify cases against.
+    var baselinePath: String?
+    /// Exit 1 only for regressions and new failures against the baseline.
+    var failOnRegression = false
+    /// The shard of the cases to run (`Shard.all` when not given).
+    var shard = Shard.all
+
+    /// Flag help for `fmeval run --help`.
+    static let help = """
+      --junit FILE           write JUnit XML (one testsuite per suite × variant)
+      --html FILE            write a self-contained HTML report
+      --baseline FILE        classify each case against a prior results file: regression, new-failure,
+                             fixed, still-failing, unchanged
+      --fail-on-regression   with --baseline: exit 1 only for regressions and new failures (0 otherwise)
+      --shard I/N            run shard I of N (a stable partition by suite/variant/case id; combine the
+                             shards' results with 'fmeval merge')
+    """
+
+    /// Reads the report flags out of `arguments`; throws exit-2 errors naming the flag.
+    static func parse(_ arguments: inout Arguments) throws -> ReportFlags {
+        var flags = ReportFlags()
+        flags.junit = try arguments.option("--junit")
+        flags.html = try arguments.option("--html")
+        flags.baselinePath = try arguments.option("--baseline")
+        flags.failOnRegression = arguments.flag("--fail-on-regression")
+        if let text = try arguments.option("--shard") {
+            do {
+                flags.shard = try Shard(parsing: text)
+            } catch let error as ShardError {
+                throw CLIError.invalidInput("run: \(error.message)")
+            }
+        }
+        if flags.failOnRegression && flags.baselinePath == nil {
+            throw CLIError.invalidInput("run: --fail-on-regression needs --baseline FILE (the results to compare against)")
+        }
+        return flags
+    }
+
+    /// The shard to give the runner, or nil for the whole run.
+    var shardSelection: Shard? { shard == .all ? nil : shard }
+
+    /// Reads the baseline results, when `--baseline` was given.
+    func loadBaseline() throws -> RunResult? {
+        guard let baselinePath else { return nil }
+        return try ReportFlags.load(baselinePath, flag: "--baseline")
+    }
+
+    /// Prints the summary (and the baseline and A/B tables), writes the requested reports, and
+    /// returns the exit code: the run's own (0 / 1 / 3), or with `--fail-on-regression` 1 exactly
+    /// when a case regressed or newly fails.
+    func finish(_ run: RunResult, baseline: RunResult?) throws -> Int32 {
+        let comparison = baseline.map { BaselineComparison(baseline: $0, current: run) }
+        let abComparisons = ABComparison.variants(of: run)
+        print(TerminalText.summary(run))
+        if let comparison { print(TerminalText.baselineTable(comparison)) }
+        for ab in abComparisons { print(TerminalText.abTable(ab)) }
+        try ReportFlags.write(run, baseline: comparison, comparisons: abComparisons, junit: junit, html: html)
+        guard failOnRegression, let comparison else { return run.exitCode }
+        return comparison.hasRegressions ? ExitCode.failed : ExitCode.ok
+    }
+
+    /// Writes JUnit and HTML for `run` where paths are given, announcing each path written.
+    static func write(_ run: RunResult, baseline: BaselineComparison?, comparisons: [ABComparison],
+                      junit: String?, html: String?, announce: (String) -> Void = { print($0) }) throws {
+        do {
+            if let junit {
+                try ResultsFile.writeReport(Data(JUnitReport.render(run, baseline: baseline).utf8), to: junit)
+                announce("junit: \(junit)")
+            }
+            if let html {
+                try ResultsFile.writeReport(Data(HTMLReport.render(run, baseline: baseline, comparisons: comparisons).utf8), to: html)
+                announce("html: \(html)")
+            }
+        } catch let error as ReportError {
+            throw CLIError(message: error.message, exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)
+        }
+    }
+
+    /// Reads a results file given to `flag`, as an exit-2 error naming the flag and file when unusable.
+    static func load(_ path: String, flag: String) throws -> RunResult {
+        do {
+            return try ResultsFile.load(path)
+        } catch let error as ReportError {
+            throw CLIError(message: "\(flag) \(error.message)", exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)
+        }
+    }
+}
+
+/// Live output while cases finish: a redrawn progress line on a terminal, or one plain line per case
+/// when output is not a terminal or `CI=true`. Call `caseFinished` from the runner's progress callback
+/// (the runner serialises it; a lock makes the reporter safe even if it did not).
+final class TerminalReporter {
+    /// How output is shown.
+    enum Mode {
+        /// A progress line redrawn in place; failing cases printed above it as they finish.
+        case progress
+        /// One line per case, for logs and CI.
+        case plain
+    }
+
+    private let mode: Mode
+    private let started = Date()
+    private let lock = NSLock()
+    private var passed = 0, failed = 0, errored = 0
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    /// A reporter in `mode` (by default: plain under `CI=true` or when stdout is not a terminal).
+    init(mode: Mode = TerminalReporter.detectMode()) {
+        self.mode = mode
+    }
+
+    /// `plain` when `CI` is `true`/`1` or standard output is not a terminal, else `progress`.
+    static func detectMode(environment: [String: String] = ProcessInfo.processInfo.environment,
+                           isTerminal: Bool = isatty(STDOUT_FILENO) == 1) -> Mode {
+        let ci = environment["CI"]?.lowercased()
+        return (ci == "true" || ci == "1" || !isTerminal) ? .plain : .progress
+    }
+
+    /// Records one finished case (`finished` of `total` so far).
+    func caseFinished(_ result: CaseResult, finished: Int, total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        if result.status == .error { errored += 1 } else if result.gateHolds { passed += 1 } else { failed += 1 }
+        switch mode {
+        case .plain:
+            print("[\(finished)/\(total)] " + TerminalText.caseLine(result))
+        case .progress:
+            if !result.gateHolds || result.status == .flaky {
+                clearLine()
+                print(TerminalText.caseLine(result))
+            }
+            let now = Date()
+            if finished == total || now.timeIntervalSince(lastDraw) > 0.1 {
+                lastDraw = now
+                let line = TerminalText.progress(done: finished, total: total, passed: passed, failed: failed,
+                                                 errored: errored, elapsed: now.timeIntervalSince(started))
+                FileHandle.standardOutput.write(Data(("\r\u{1B}[2K" + line).utf8))
+                drawn = true
+            }
+        }
+    }
+
+    /// Ends the progress line so the summary starts on a fresh line.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        drawn = false
+    }
+
+    private func clearLine() {
+        guard drawn else { return }
+        FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
+        drawn = false
+    }
+}
