@@ -4,4 +4,7 @@ let allCommands: [Command.Type] = [
     SchemaCheckCommand.self,
     TranscriptInspectCommand.self,
     ValidateCommand.self,
+    TokenizeCommand.self,
+    ModelFetchCommand.self,
+    ModelInfoCommand.self,
 ]
