@@ -55,3 +55,15 @@ import Testing
         }
     }
 }
+
+/// Example documents for pattern strings come from walks of the pattern's grammar.
+@Suite struct PatternExampleTests {
+    @Test func examplesOfPatternStringsValidate() throws {
+        let schema = try GenerationSchema(json: #"{"type":"string","pattern":"^[A-Z]{3}-\\d{2,4}(x|yz)?$"}"#)
+        var examples = ExampleDocuments(schema: schema, seed: 5)
+        for _ in 0..<30 {
+            let document = examples.next()
+            #expect(SchemaValidator.isValid(document, against: schema), "\(document.jsonString)")
+        }
+    }
+}

@@ -57,12 +57,12 @@ import Testing
     func sampleDocumentsAreReachableUnderRandomTokenizations(name: String) throws {
         let schema = try ReferenceSchemas.load(name)
         let table = TokenTable(grammar: try Grammar.json(schema: schema), vocabulary: SyntheticVocabulary.make())
-        var samples = SampleDocuments(schema: schema, random: SeededGenerator(state: 3))
+        var samples = ExampleDocuments(schema: schema, seed: 3)
         var random = SeededGenerator(state: 99)
         let matcher = TokenMatcher(table: table)
         for _ in 0..<20 {
             matcher.reset()
-            let document = samples.instance(of: schema.root)
+            let document = samples.next()
             for id in randomTokenization(Array(document.jsonString.utf8), vocabulary: table.vocabulary, using: &random) {
                 #expect(matcher.allowedTokens().contains(id), "\(name): token \(id) refused in \(document.jsonString)")
                 guard matcher.accept(id) else { break }
