@@ -25,7 +25,8 @@ extension Expectation {
         case .not(let inner): return NotEvaluator(inner.evaluator(in: environment))
         case .constraints(let check): return ConstraintsEvaluator(check)
         case .toolCalls(let check):
-            let judge = environment.judgeEngine(nil).map { ModelJudge(engine: $0) }
+            // Only trajectories with naturalLanguage matchers need (and set up) a judge engine.
+            let judge = judgeEngines.isEmpty ? nil : environment.judgeEngine(check.judgeEngine).map { ModelJudge(engine: $0) }
             return ToolCallsEvaluator(check, judge: judge)
         case .error(let check): return ErrorEvaluator(check)
         case .usage(let check): return UsageEvaluator(check)

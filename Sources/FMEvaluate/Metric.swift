@@ -50,7 +50,7 @@ public struct Metric: Codable, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Passing or failing, chosen by `condition`, with one rationale for either outcome.
-    public static func verdict(_ name: String, _ condition: Bool, rationale: String) -> Metric {
+    public static func check(_ name: String, _ condition: Bool, rationale: String) -> Metric {
         Metric(name: name, value: condition ? .passing : .failing, rationale: rationale)
     }
 

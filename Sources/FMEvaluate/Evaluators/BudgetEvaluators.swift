@@ -82,6 +82,6 @@ public struct SnapshotsEvaluator: Evaluator {
         let count = subject.snapshotCount
         let bounds = "\(expectation.minimum.map(String.init) ?? "0")…\(expectation.maximum.map(String.init) ?? "∞")"
         let inside = (expectation.minimum.map { count >= $0 } ?? true) && (expectation.maximum.map { count <= $0 } ?? true)
-        return [.verdict(name, inside, rationale: "\(count) snapshot(s) streamed, \(inside ? "within" : "outside") \(bounds)")]
+        return [.check(name, inside, rationale: "\(count) snapshot(s) streamed, \(inside ? "within" : "outside") \(bounds)")]
     }
 }

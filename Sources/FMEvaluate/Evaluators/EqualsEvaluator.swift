@@ -24,7 +24,7 @@ public struct EqualsEvaluator: Evaluator {
             let rationale = equal
                 ? "output\(where_) equals \(shown(expectation.value))"
                 : "expected\(where_) \(shown(expectation.value)), got \(shown(actual))"
-            return [.verdict(name, equal, rationale: rationale)]
+            return [.check(name, equal, rationale: rationale)]
         }
     }
 }

@@ -20,6 +20,6 @@ public struct NotEvaluator: Evaluator {
             return [.failing(name, rationale: "the inner check gives no verdict to invert (\(detail))")]
         }
         let held = metrics.allGatesPass
-        return [.verdict(name, !held, rationale: held ? "the inner check held, so not fails: \(detail)" : "the inner check did not hold: \(detail)")]
+        return [.check(name, !held, rationale: held ? "the inner check held, so not fails: \(detail)" : "the inner check did not hold: \(detail)")]
     }
 }

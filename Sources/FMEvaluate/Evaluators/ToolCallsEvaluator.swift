@@ -43,7 +43,7 @@ public struct ToolCallsEvaluator: Evaluator {
         let percentage = Metric.scoring(percentageName, report.percentage, threshold: gatingThreshold, rationale: percentageRationale)
         switch expectation.metric {
         case .allPass:
-            return [.verdict(allPassName, allPass, rationale: allPassRationale), percentage]
+            return [.check(allPassName, allPass, rationale: allPassRationale), percentage]
         case .percentagePass:
             return [.scoring(allPassName, allPass ? 1 : 0, rationale: allPassRationale), percentage]
         }

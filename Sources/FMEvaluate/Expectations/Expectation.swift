@@ -70,7 +70,7 @@ public indirect enum Expectation: Codable, Equatable, Sendable {
         }
     }
 
-    /// Whether this expectation (or one inside `not`) expects the attempt to end in an error.
+    /// Whether this expectation expects the attempt to end in an error (then an error is scored, not an infrastructure failure).
     public var expectsError: Bool {
         switch self {
         case .error: return true
@@ -87,7 +87,7 @@ public indirect enum Expectation: Codable, Equatable, Sendable {
             let usesJudge = (trajectory.ordered.flatMap(\.calls) + trajectory.unordered + trajectory.disallowed)
                 .flatMap(\.arguments)
                 .contains { if case .naturalLanguage = $0 { return true } else { return false } }
-            return usesJudge ? [nil] : []
+            return usesJudge ? [trajectory.judgeEngine] : []
         default: return []
         }
     }

@@ -92,17 +92,20 @@ public struct TrajectoryExpectation: Codable, Equatable, Sendable {
     public var metric: TrajectoryMetric
     /// For `percentagePass`: the least percentage (0…1) that passes.
     public var minimumPercentage: Double
+    /// The engine that decides `naturalLanguage` matchers (Apple's `argumentMatchModel`); nil uses the run's engine.
+    public var judgeEngine: String?
 
     /// Creates a trajectory expectation; `disallowed` entries imply additional calls are allowed (as in Apple's API).
     public init(ordered: [ToolExpectation] = [], unordered: [ToolCallExpectation] = [],
                 disallowed: [ToolCallExpectation] = [], allowsAdditionalToolCalls: Bool = true,
-                metric: TrajectoryMetric = .allPass, minimumPercentage: Double = 1) {
+                metric: TrajectoryMetric = .allPass, minimumPercentage: Double = 1, judgeEngine: String? = nil) {
         self.ordered = ordered
         self.unordered = unordered
         self.disallowed = disallowed
         self.allowsAdditionalToolCalls = allowsAdditionalToolCalls
         self.metric = metric
         self.minimumPercentage = minimumPercentage
+        self.judgeEngine = judgeEngine
     }
 
     /// Reasons this expectation is contradictory or empty, for suite validation to report with a location.
@@ -129,7 +132,7 @@ public struct TrajectoryExpectation: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ordered, unordered, disallowed, allowsAdditionalToolCalls, metric, minimumPercentage
+        case ordered, unordered, disallowed, allowsAdditionalToolCalls, metric, minimumPercentage, judgeEngine
     }
 
     /// Decodes the suite shape; absent lists are empty, extras allowed by default, metric `allPass`.
@@ -141,5 +144,6 @@ public struct TrajectoryExpectation: Codable, Equatable, Sendable {
         allowsAdditionalToolCalls = try container.decodeIfPresent(Bool.self, forKey: .allowsAdditionalToolCalls) ?? true
         metric = try container.decodeIfPresent(TrajectoryMetric.self, forKey: .metric) ?? .allPass
         minimumPercentage = try container.decodeIfPresent(Double.self, forKey: .minimumPercentage) ?? 1
+        judgeEngine = try container.decodeIfPresent(String.self, forKey: .judgeEngine)
     }
 }
