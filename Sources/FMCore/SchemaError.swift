@@ -12,12 +12,17 @@ public enum SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
     case undefinedReferences(schema: String, references: [String], path: String)
     /// A `pattern` that is not a valid regular expression.
     case invalidPattern(schema: String, pattern: String, reason: String, path: String)
+    /// A `$ref` that only leads to more references and never to a schema (e.g. A → B → A).
+    case circularReference(schema: String, reference: String, path: String)
+    /// Bounds no value can meet: `minimum` above `maximum`, or `minItems` above `maxItems`.
+    case unsatisfiableBounds(schema: String, detail: String, path: String)
 
     /// The JSON pointer of the offending node.
     public var path: String {
         switch self {
         case .duplicateProperty(_, _, let path), .duplicateType(_, let path), .emptyTypeChoices(_, let path),
-             .undefinedReferences(_, _, let path), .invalidPattern(_, _, _, let path):
+             .undefinedReferences(_, _, let path), .invalidPattern(_, _, _, let path), .circularReference(_, _, let path),
+             .unsatisfiableBounds(_, _, let path):
             return path
         }
     }
@@ -35,6 +40,10 @@ public enum SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
             return .undefinedReferences(schema: schema, references: references, path: prefix + path)
         case .invalidPattern(let schema, let pattern, let reason, let path):
             return .invalidPattern(schema: schema, pattern: pattern, reason: reason, path: prefix + path)
+        case .circularReference(let schema, let reference, let path):
+            return .circularReference(schema: schema, reference: reference, path: prefix + path)
+        case .unsatisfiableBounds(let schema, let detail, let path):
+            return .unsatisfiableBounds(schema: schema, detail: detail, path: prefix + path)
         }
     }
 
@@ -53,6 +62,10 @@ public enum SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
             return "schema '\(schema)' refers to undefined type\(references.count == 1 ? "" : "s") \(names) (\(location)); define \(references.count == 1 ? "it" : "them") in $defs (or as a dependency)"
         case .invalidPattern(let schema, let pattern, let reason, _):
             return "schema '\(schema)' has pattern \(GeneratedContent.quoted(pattern)) that is not a valid regular expression (\(location)): \(reason)"
+        case .circularReference(let schema, let reference, _):
+            return "schema '\(schema)' refers to '\(reference)', which only refers on in a circle and never reaches a schema (\(location)); make one of the types in the cycle a real schema"
+        case .unsatisfiableBounds(let schema, let detail, _):
+            return "schema '\(schema)' has bounds no value can meet: \(detail) (\(location)); swap or correct them"
         }
     }
 }
@@ -88,8 +101,21 @@ struct SchemaChecker {
                     }
                 }
             case .array(let array):
+                if let minimum = array.minItems, let maximum = array.maxItems, minimum > maximum {
+                    throw SchemaError.unsatisfiableBounds(schema: owner, detail: "minItems \(minimum) is above maxItems \(maximum)", path: path)
+                }
                 try visit(array.items, path: jsonPointer(path, "items"), owner: owner)
+            case .integer(let bounds), .number(let bounds):
+                if let minimum = bounds.minimum, let maximum = bounds.maximum, minimum > maximum {
+                    throw SchemaError.unsatisfiableBounds(schema: owner, detail: "minimum \(GeneratedContent.format(number: minimum)) is above maximum \(GeneratedContent.format(number: maximum))", path: path)
+                }
+                if case .integer = node.kind, let minimum = bounds.minimum, let maximum = bounds.maximum, minimum.rounded(.up) > maximum.rounded(.down) {
+                    throw SchemaError.unsatisfiableBounds(schema: owner, detail: "no integer lies between \(GeneratedContent.format(number: minimum)) and \(GeneratedContent.format(number: maximum))", path: path)
+                }
             case .reference(let name):
+                if schema.definition(named: name) != nil && schema.resolve(node) == nil {
+                    throw SchemaError.circularReference(schema: owner, reference: name, path: jsonPointer(path, "$ref"))
+                }
                 if schema.definition(named: name) == nil && !undefined.contains(name) {
                     if undefined.isEmpty {
                         firstUndefinedPath = jsonPointer(path, "$ref")
@@ -102,7 +128,7 @@ struct SchemaChecker {
                 for (position, choice) in choices.enumerated() {
                     try visit(choice, path: jsonPointer(jsonPointer(path, "anyOf"), String(position)), owner: owner)
                 }
-            case .integer, .number, .boolean, .null:
+            case .boolean, .null:
                 break
             }
         }

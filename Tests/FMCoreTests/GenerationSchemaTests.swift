@@ -79,6 +79,10 @@ private let badSchemas: [(String, String, String)] = [
     (##"{"$ref":"#/definitions/X"}"##, "unsupported $ref", "/$ref"),
     (##"{"type":"array","items":{"type":"string"},"minItems":-1}"##, "non-negative integer", "/minItems"),
     ("[1]", "expected a generation schema as a JSON object", "the top level"),
+    (##"{"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}, "$ref": "#/$defs/A"}"##, "in a circle", "/$ref"),
+    (##"{"type": "integer", "minimum": 5, "maximum": 1}"##, "minimum 5 is above maximum 1", "at the schema root"),
+    (##"{"type": "integer", "minimum": 0.2, "maximum": 0.8}"##, "no integer lies between 0.2 and 0.8", "at the schema root"),
+    (##"{"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 2}"##, "minItems 3 is above maxItems 2", "at the schema root"),
 ]
 
 @Test(arguments: badSchemas)
