@@ -195,3 +195,27 @@ import Testing
         #expect(badRegex.problems.first?.hasPrefix("tool 'x': argument 'a': pattern") == true)
     }
 }
+
+/// Ordered and unordered expectations share the calls: the ordered plan must leave the unordered ones their calls.
+@Suite struct TrajectorySharingTests {
+    @Test func orderedStepLeavesTheOnlyFittingCallToAnUnorderedExpectation() {
+        let anySearch = ToolCallExpectation("search")
+        let swiftSearch = ToolCallExpectation("search", arguments: [.contains(argumentName: "q", substring: "swift")])
+        let expectation = TrajectoryExpectation(ordered: [.call(anySearch)], unordered: [swiftSearch], allowsAdditionalToolCalls: false)
+        let subject = callsSubject([("search", ["q": "swift tips"]), ("search", ["q": "weather"])])
+        let metrics = ToolCallsEvaluator(expectation).evaluate(subject)
+        #expect(metrics.allGatesPass)
+        #expect(metric(metrics, "toolCalls.allPass")?.rationale?.contains("ordered[0] search → call #2, unordered[0] search(q: contains) → call #1") == true)
+    }
+
+    @Test func orderedStepsKeepTheirOrderWhileSharing() {
+        let expectation = TrajectoryExpectation(ordered: [.call(ToolCallExpectation("a")), .call(ToolCallExpectation("b"))],
+                                                unordered: [ToolCallExpectation("a", arguments: [.exact(argumentName: "n", value: 1)])])
+        // Only call #1 has n = 1, so the ordered a must be call #3 — but b (call #2) precedes it: one of them is lost.
+        let lost = ToolCallsEvaluator(expectation).evaluate(callsSubject([("a", ["n": 1]), ("b", [:]), ("a", ["n": 2])]))
+        #expect(metric(lost, "toolCalls.percentagePass")?.value == .scoring(2.0 / 3.0))
+        // With a later b, all three are met.
+        let met = ToolCallsEvaluator(expectation).evaluate(callsSubject([("a", ["n": 1]), ("a", ["n": 2]), ("b", [:])]))
+        #expect(met.allGatesPass)
+    }
+}

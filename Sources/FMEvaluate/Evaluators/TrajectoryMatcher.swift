@@ -68,8 +68,8 @@ struct TrajectoryMatcher {
     func report() -> TrajectoryReport {
         var report = TrajectoryReport()
         var used: [Int: String] = [:]
-        let plan = bestOrdered()
-        for (position, step) in plan.steps.enumerated() {
+        let plan = bestPlan()
+        for (position, step) in plan.enumerated() {
             for (member, unit) in positions[position].enumerated() {
                 report.total += 1
                 if let call = step.assignment[member] {
@@ -79,7 +79,7 @@ struct TrajectoryMatcher {
                 }
             }
         }
-        for (position, step) in plan.steps.enumerated() {
+        for (position, step) in plan.enumerated() {
             for (member, unit) in positions[position].enumerated() where step.assignment[member] == nil {
                 report.problems.append(explainMissing(unit, used: used, orderedCursor: step.cursor))
             }
@@ -146,6 +146,64 @@ struct TrajectoryMatcher {
     struct Step {
         var assignment: [Int: Int]
         var cursor: Int
+    }
+
+    /// The most candidate ordered plans `bestPlan` compares before settling for the best seen.
+    static let planLimit = 4096
+
+    /// The ordered plan to use. Apple checks ordered expectations first, so the plan meets as many ordered
+    /// units as possible; among such plans it takes the one that leaves the unordered expectations the
+    /// largest assignment (for example, an ordered `search` should not take the only call an unordered
+    /// `search(q contains "swift")` can use). Exact up to `planLimit` candidate plans.
+    private func bestPlan() -> [Step] {
+        let best = bestOrdered()
+        var chosen = best.steps
+        var chosenScore = unorderedScore(excluding: Set(best.steps.flatMap { $0.assignment.values }))
+        guard chosenScore < unorderedUnits.count else { return chosen }
+        var remaining = Array(repeating: 0, count: positions.count + 1)
+        for position in positions.indices.reversed() { remaining[position] = remaining[position + 1] + positions[position].count }
+        var explored = 0
+        var current: [Step] = []
+        var used: Set<Int> = []
+        /// Depth-first over plans that can still reach the best ordered value; true stops the search.
+        func search(_ position: Int, _ cursor: Int, _ value: Int) -> Bool {
+            if position == positions.count {
+                explored += 1
+                let score = unorderedScore(excluding: used)
+                if score > chosenScore {
+                    chosen = current
+                    chosenScore = score
+                }
+                return chosenScore == unorderedUnits.count || explored >= Self.planLimit
+            }
+            guard value + remaining[position] >= best.value else { return false }
+            for option in allOptions(position, from: cursor) {
+                current.append(Step(assignment: option.assignment, cursor: cursor))
+                used.formUnion(option.assignment.values)
+                let stop = search(position + 1, option.end, value + option.assignment.count)
+                current.removeLast()
+                used.subtract(option.assignment.values)
+                if stop { return true }
+            }
+            current.append(Step(assignment: [:], cursor: cursor))
+            defer { current.removeLast() }
+            return search(position + 1, cursor, value)
+        }
+        _ = search(0, 0, 0)
+        return chosen
+    }
+
+    /// How many unordered units can be met by calls outside `used`.
+    private func unorderedScore(excluding used: Set<Int>) -> Int {
+        let free = calls.indices.filter { !used.contains($0) }
+        return BipartiteMatching(edges: unorderedUnits.map { unit in free.filter { meets(unit, $0) } }).size
+    }
+
+    /// Every way position `position` can be met from `cursor` on: each matching call for a single call,
+    /// the earliest-ending assignments for an anyOrder group.
+    private func allOptions(_ position: Int, from cursor: Int) -> [(assignment: [Int: Int], end: Int)] {
+        guard positions[position].count == 1, let unit = positions[position].first else { return options(position, from: cursor) }
+        return (cursor..<calls.count).filter { meets(unit, $0) }.map { ([0: $0], $0 + 1) }
     }
 
     /// The ordered plan that meets the most units (a dynamic program over position × first usable call).
