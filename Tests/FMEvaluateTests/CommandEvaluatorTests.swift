@@ -1,3 +1,4 @@
+import Foundation
 import FMCore
 import Testing
 @testable import FMEvaluate
@@ -46,5 +47,21 @@ import Testing
         // A command that never reads stdin must not break the evaluator (no SIGPIPE).
         #expect(run(#"echo '{"value":"passing"}'"#)?.value == .passing)
         #expect(CommandConfig(argv: []).problems.count == 1)
+    }
+}
+
+@Suite struct CommandProcessGroupTests {
+    @Test func timeoutAlsoEndsTheCommandsChildren() throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-child-\(getpid())-\(Int.random(in: 0..<1_000_000))")
+        defer { try? FileManager.default.removeItem(at: pidFile) }
+        let script = "sleep 30 & echo $! > '\(pidFile.path)'; wait"
+        let metric = CommandEvaluator(CommandConfig(argv: ["sh", "-c", script], timeoutSeconds: 0.5)).evaluate(textSubject("x")).first
+        #expect(metric?.rationale?.contains("did not finish within 0.5 s") == true)
+        let text = try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let child = try #require(Int32(text))
+        usleep(100_000)
+        // The background sleep was in the command's process group, so it is gone (or a zombie awaiting its reaper).
+        let state = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+        #expect(state == nil || state == "Z")
     }
 }

@@ -51,14 +51,25 @@ enum ProcessRunner {
             try? input.fileHandleForWriting.write(contentsOf: stdin)
             try? input.fileHandleForWriting.close()
         }
+        let pid = process.processIdentifier
+        // Foundation starts the command as the leader of its own process group (on Linux), so signalling
+        // the group also ends children it left running; the command itself is signalled directly as well.
+        let signalAll = { (signal: Int32) in
+            _ = kill(-pid, signal)
+            _ = kill(pid, signal)
+        }
         if exited.wait(timeout: .now() + timeoutSeconds) == .timedOut {
-            process.terminate()
-            if exited.wait(timeout: .now() + 1) == .timedOut { kill(process.processIdentifier, SIGKILL) }
+            signalAll(SIGTERM)
+            if exited.wait(timeout: .now() + 1) == .timedOut { signalAll(SIGKILL) }
+            _ = kill(-pid, SIGKILL)
             _ = readers.wait(timeout: .now() + 1)
             return .failure(EvaluatorFailure("'\(program)' did not finish within \(formatScore(timeoutSeconds)) s and was killed"))
         }
-        // Children of the command may keep the pipes open; do not wait on them for long.
-        _ = readers.wait(timeout: .now() + 2)
+        // Children the command left running may keep the pipes open: give them a moment, then end them.
+        if readers.wait(timeout: .now() + 2) == .timedOut {
+            _ = kill(-pid, SIGKILL)
+            _ = readers.wait(timeout: .now() + 1)
+        }
         if process.terminationReason == .uncaughtSignal {
             let stderr = collected.text(\.stderr)
             return .failure(EvaluatorFailure("'\(program)' crashed (signal \(process.terminationStatus))" + (stderr.isEmpty ? "" : "; stderr: \(abbreviate(stderr))")))
