@@ -16,11 +16,11 @@ public struct SessionTool: Sendable, Hashable {
 }
 
 /// Where a tool's output comes from.
-public enum ToolOutputSource: Sendable, Hashable {
+public indirect enum ToolOutputSource: Sendable, Hashable {
     /// The same canned text for every call.
     case text(String)
-    /// The output of the first rule whose arguments all match the call's, else `fallback`.
-    case byArguments([ArgumentRule], fallback: String?)
+    /// The output of the first rule whose `when` arguments all equal the call's (a rule without `when` always applies).
+    case byArguments([ArgumentRule])
     /// The contents of a fixture file (relative to the session's base directory), read at each call.
     case file(String)
     /// A command: run with the call's arguments as JSON on stdin; its stdout is the output.
@@ -28,22 +28,23 @@ public enum ToolOutputSource: Sendable, Hashable {
     case command(ToolCommand)
 }
 
-/// One `byArguments` rule: when every given argument equals the call's, answer `output`.
+/// One `byArguments` rule: when every given argument equals the call's, `output` answers.
 public struct ArgumentRule: Sendable, Hashable {
-    /// The arguments to match (a subset of the call's arguments object).
-    public var arguments: GeneratedContent
+    /// The arguments to match (a subset of the call's arguments object); nil matches every call.
+    public var when: GeneratedContent?
     /// The output for a match.
-    public var output: String
+    public var output: ToolOutputSource
 
     /// Creates a rule.
-    public init(arguments: GeneratedContent, output: String) {
-        self.arguments = arguments
+    public init(when: GeneratedContent?, output: ToolOutputSource) {
+        self.when = when
         self.output = output
     }
 
-    /// Whether every member of `arguments` appears with an equal value in `call`.
+    /// Whether every member of `when` appears with an equal value in `call`.
     public func matches(_ call: GeneratedContent) -> Bool {
-        guard let wanted = arguments.orderedProperties else { return arguments == call }
+        guard let when else { return true }
+        guard let wanted = when.orderedProperties else { return when == call }
         return wanted.allSatisfy { call[$0.key] == $0.value }
     }
 }
@@ -83,14 +84,19 @@ struct ToolRunner {
             let known = tools.keys.sorted().joined(separator: ", ")
             throw SessionError.toolCallFailed(tool: call.name, message: "no tool of that name is defined (tools: \(known.isEmpty ? "none" : known))")
         }
-        switch tool.output {
+        return try output(from: tool.output, for: call)
+    }
+
+    private func output(from source: ToolOutputSource, for call: ToolCall) throws -> String {
+        switch source {
         case .text(let text):
             return text
-        case .byArguments(let rules, let fallback):
-            if let rule = rules.first(where: { $0.matches(call.arguments) }) { return rule.output }
-            if let fallback { return fallback }
-            throw SessionError.toolCallFailed(tool: call.name,
-                message: "no output is defined for arguments \(call.arguments.jsonString); add a matching rule or a default output")
+        case .byArguments(let rules):
+            guard let rule = rules.first(where: { $0.matches(call.arguments) }) else {
+                throw SessionError.toolCallFailed(tool: call.name,
+                    message: "no output rule matches arguments \(call.arguments.jsonString); add a matching rule or one without 'when'")
+            }
+            return try output(from: rule.output, for: call)
         case .file(let path):
             let url = resolve(path)
             guard let data = FileManager.default.contents(atPath: url.path) else {

@@ -1,0 +1,116 @@
+import Foundation
+import FMCore
+import FMEmbedded
+
+/// Recorded engine calls: the replay engine's input, the `--record` output.
+///
+/// JSON: `{"cassette": 1, "engine": {name, model, modelHash?}, "entries": [{"key", "request", "events",
+/// "response"} | {"key", "request", "events", "error": {"case", "debugDescription"}}]}`.
+/// `key` is the SHA-256 of the canonical request (engine identity included), see `Cassette.key`.
+public struct Cassette: Codable, Sendable {
+    /// The cassette format version.
+    public static let currentVersion = 1
+
+    /// The format version of this cassette.
+    public var cassette: Int
+    /// The engine that was recorded.
+    public var engine: EngineIdentity
+    /// The recorded calls, in recording order.
+    public var entries: [CassetteEntry]
+
+    /// An empty cassette for `engine`.
+    public init(engine: EngineIdentity, entries: [CassetteEntry] = []) {
+        self.cassette = Cassette.currentVersion
+        self.engine = engine
+        self.entries = entries
+    }
+
+    /// The canonical text of `request` as answered by `engine`: compact JSON, keys in a fixed order.
+    public static func canonicalText(of request: EngineRequest, engine: EngineIdentity) -> String {
+        canonicalContent(of: request, engine: engine).jsonString
+    }
+
+    /// The replay key: hex SHA-256 of the canonical text.
+    public static func key(of request: EngineRequest, engine: EngineIdentity) -> String {
+        SHA256.hex(of: Array(canonicalText(of: request, engine: engine).utf8))
+    }
+
+    /// The canonical request as a JSON value (what keys hash and what a miss is diffed on).
+    public static func canonicalContent(of request: EngineRequest, engine: EngineIdentity) -> GeneratedContent {
+        var identity: [(String, GeneratedContent)] = [("name", GeneratedContent(engine.name)), ("model", GeneratedContent(engine.model))]
+        if let hash = engine.modelHash { identity.append(("modelHash", GeneratedContent(hash))) }
+        return GeneratedContent(properties: [
+            ("engine", GeneratedContent(properties: identity)),
+            ("transcript", request.transcript.content),
+            ("options", request.options.content),
+            ("schema", request.schema?.content ?? .null),
+            ("tools", GeneratedContent(request.tools.map(\.content))),
+            ("constrained", GeneratedContent(request.constrained)),
+            ("includeSchemaInPrompt", GeneratedContent(request.includeSchemaInPrompt)),
+        ])
+    }
+
+    /// Reads a cassette file; errors name the file and say what to do.
+    public static func load(path: String) throws -> Cassette {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw EngineSetupError(isInvalidInput: true, message: "cannot read cassette \(path); record one with --record \(path)")
+        }
+        do {
+            let cassette = try JSONDecoder().decode(Cassette.self, from: data)
+            guard cassette.cassette <= currentVersion else {
+                throw EngineSetupError(isInvalidInput: true,
+                    message: "cassette \(path) has format version \(cassette.cassette); this fmeval reads up to \(currentVersion)")
+            }
+            return cassette
+        } catch let error as EngineSetupError {
+            throw error
+        } catch {
+            throw EngineSetupError(isInvalidInput: true, message: "cassette \(path) is not a valid cassette: \(describe(error))")
+        }
+    }
+
+    /// Writes the cassette as pretty JSON, atomically.
+    public func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        let data = try encoder.encode(self)
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}
+
+/// One recorded call: the request, what streamed, and the response or the error.
+public struct CassetteEntry: Codable, Sendable {
+    /// `Cassette.key` of the request.
+    public var key: String
+    /// The canonical request, as JSON.
+    public var request: GeneratedContent
+    /// The streamed events, in order.
+    public var events: [EngineEvent]
+    /// The response, when the call succeeded.
+    public var response: EngineResponse?
+    /// The model error, when the call threw one.
+    public var error: LanguageModelError?
+
+    /// Creates an entry.
+    public init(key: String, request: GeneratedContent, events: [EngineEvent], response: EngineResponse?, error: LanguageModelError?) {
+        self.key = key
+        self.request = request
+        self.events = events
+        self.response = response
+        self.error = error
+    }
+}
+
+/// A `DecodingError` (or other error) as one line with its JSON path.
+func describe(_ error: Error) -> String {
+    guard let decoding = error as? DecodingError else { return "\(error)" }
+    func path(_ context: DecodingError.Context) -> String {
+        "/" + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/")
+    }
+    switch decoding {
+    case .dataCorrupted(let context): return "at \(path(context)): \(context.debugDescription)"
+    case .keyNotFound(let key, let context): return "at \(path(context)): missing key '\(key.stringValue)'"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context): return "at \(path(context)): \(context.debugDescription)"
+    @unknown default: return "\(error)"
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import FMCore
+
+/// `--record FILE`: wraps any engine, passing every call through and recording it into a cassette.
+public final class CassetteRecorder: EngineProvider {
+    /// The wrapped provider's identity: recordings replay as this engine.
+    public var identity: EngineIdentity { inner.identity }
+    /// Where the cassette is written by `save()`.
+    public let path: String
+
+    private let inner: EngineProvider
+    private let lock = NSLock()
+    private var entries: [CassetteEntry] = []
+
+    /// Records every engine `inner` hands out into the cassette at `path`.
+    public init(recording inner: EngineProvider, to path: String) {
+        self.inner = inner
+        self.path = path
+    }
+
+    /// The wrapped engine for `attempt`, recording its calls.
+    public func engine(for attempt: AttemptContext) throws -> LanguageModelEngine {
+        RecordingEngine(inner: try inner.engine(for: attempt), recorder: self)
+    }
+
+    /// Writes every call recorded so far.
+    public func save() throws {
+        lock.lock()
+        let cassette = Cassette(engine: inner.identity, entries: entries)
+        lock.unlock()
+        try cassette.write(to: path)
+    }
+
+    fileprivate func record(_ entry: CassetteEntry) {
+        lock.lock()
+        entries.append(entry)
+        lock.unlock()
+    }
+}
+
+/// An engine that forwards to another and records each call.
+final class RecordingEngine: LanguageModelEngine {
+    let inner: LanguageModelEngine
+    let recorder: CassetteRecorder
+
+    init(inner: LanguageModelEngine, recorder: CassetteRecorder) {
+        self.inner = inner
+        self.recorder = recorder
+    }
+
+    var identity: EngineIdentity { inner.identity }
+    var capabilities: EngineCapabilities { inner.capabilities }
+
+    func promptTokenCount(for request: EngineRequest) throws -> Int? { try inner.promptTokenCount(for: request) }
+
+    func respond(to request: EngineRequest, onEvent: (EngineEvent) -> Void) throws -> EngineResponse {
+        var events: [EngineEvent] = []
+        let key = Cassette.key(of: request, engine: inner.identity)
+        let canonical = Cassette.canonicalContent(of: request, engine: inner.identity)
+        do {
+            let response = try inner.respond(to: request) { event in
+                events.append(event)
+                onEvent(event)
+            }
+            recorder.record(CassetteEntry(key: key, request: canonical, events: events, response: response, error: nil))
+            return response
+        } catch let error as LanguageModelError {
+            recorder.record(CassetteEntry(key: key, request: canonical, events: events, response: nil, error: error))
+            throw error
+        }
+    }
+}

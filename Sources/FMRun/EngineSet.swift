@@ -1,0 +1,75 @@
+import Foundation
+import FMCore
+import FMEngines
+import FMEvaluate
+import FMSuite
+
+/// The engine providers a run needs, created up front so that a missing engine stops the run
+/// before anything executes; judges get theirs on demand.
+final class EngineSet {
+    private let request: RunRequest
+    private let lock = NSLock()
+    private var providers: [EngineConfiguration: EngineProvider] = [:]
+    private var recorder: CassetteRecorder?
+    /// The identity recorded in the fingerprint: the first case's engine.
+    let primaryIdentity: EngineIdentity
+
+    init(request: RunRequest, cases: [ExpandedCase]) throws {
+        self.request = request
+        var configurations: [EngineConfiguration] = []
+        for item in cases {
+            let configuration = EngineSet.configuration(for: item, request: request)
+            if !configurations.contains(configuration) { configurations.append(configuration) }
+        }
+        if request.record != nil && configurations.count > 1 {
+            let names = configurations.map { $0.name + ($0.model.map { " (\($0))" } ?? "") }
+            throw RunnerError.invalidInput("--record writes one engine's cassette, but these cases use \(names.joined(separator: ", ")); pick one with --engine")
+        }
+        for configuration in configurations {
+            var provider = try EngineRegistry.provider(for: configuration)
+            if let path = request.record {
+                let recording = CassetteRecorder(recording: provider, to: path)
+                recorder = recording
+                provider = recording
+            }
+            providers[configuration] = provider
+        }
+        let first = configurations.first.flatMap { [providers] in providers[$0] }
+        primaryIdentity = first?.identity ?? EngineIdentity(name: request.engine ?? EngineRegistry.defaultEngine, model: request.model ?? "default")
+    }
+
+    static func configuration(for item: ExpandedCase, request: RunRequest) -> EngineConfiguration {
+        EngineConfiguration(name: request.engine ?? item.engine, model: request.model ?? item.model, cassette: request.cassette)
+    }
+
+    /// The provider of `item`'s engine (created in `init`).
+    func provider(for item: ExpandedCase) -> EngineProvider {
+        let configuration = EngineSet.configuration(for: item, request: request)
+        lock.lock()
+        defer { lock.unlock() }
+        return providers[configuration]!
+    }
+
+    /// Judges use the case's engine (or the named one) when it can answer without a script.
+    func environment(for item: ExpandedCase) -> EvaluationEnvironment {
+        let directory = URL(fileURLWithPath: item.location.file).deletingLastPathComponent().path
+        return EvaluationEnvironment(judgeEngine: { [self] name in
+            var configuration = EngineSet.configuration(for: item, request: request)
+            if let name { configuration = EngineConfiguration(name: name, model: nil, cassette: request.cassette) }
+            lock.lock()
+            defer { lock.unlock() }
+            if providers[configuration] == nil { providers[configuration] = try? EngineRegistry.provider(for: configuration) }
+            return try? providers[configuration]?.engine(for: AttemptContext(caseID: item.id + "#judge", script: nil, attempt: 0))
+        }, workingDirectory: directory)
+    }
+
+    /// Writes the `--record` cassette, when recording.
+    func saveRecording() throws {
+        guard let recorder else { return }
+        do {
+            try recorder.save()
+        } catch {
+            throw RunnerError.infrastructure("cannot write cassette \(recorder.path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import FMCore
+
+/// The crash-safe side of a results file: one JSON line per finished case, appended as it finishes.
+///
+/// `FILE.jsonl` beside the results `FILE`: first `{"journal": 1, "run": RunInfo}`, then one
+/// `{"case": CaseResult}` per line. Nothing finished is lost to a crash or Ctrl-C.
+public final class ResultsJournal {
+    /// The journal path for results file `resultsPath`.
+    public static func path(for resultsPath: String) -> String { resultsPath + "l" }
+
+    /// Where the journal is written.
+    public let path: String
+    private let handle: FileHandle
+    private let lock = NSLock()
+    private let encoder = JSONEncoder()
+
+    /// Starts a journal at `path` for the run described by `run`, replacing any old journal, and writes
+    /// `carried` (cases finished by an earlier, resumed run) first.
+    public init(path: String, run: RunInfo, carried: [CaseResult] = []) throws {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw RunnerError.invalidInput("cannot create the results journal \(path); check that the folder is writable")
+        }
+        handle = try FileHandle(forWritingTo: url)
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        try writeLine(JournalHeader(journal: 1, run: run))
+        for result in carried { try writeLine(JournalCase(case: result)) }
+    }
+
+    /// Appends one finished case (thread-safe).
+    public func append(_ result: CaseResult) throws {
+        try writeLine(JournalCase(case: result))
+    }
+
+    /// Closes the journal and deletes it (the complete results file now holds everything).
+    public func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    private func writeLine<Value: Encodable>(_ value: Value) throws {
+        var data = try encoder.encode(value)
+        data.append(0x0a)
+        lock.lock()
+        defer { lock.unlock() }
+        try handle.write(contentsOf: data)
+    }
+
+    /// The run and the finished cases in a results file or journal: a complete or partial `RunResult`
+    /// document, or a journal (a torn last line from a crash is ignored).
+    public static func read(path: String) throws -> (run: RunInfo?, cases: [CaseResult]) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RunnerError.invalidInput("--resume: cannot read \(path); give the results file (or its .jsonl journal) of the interrupted run")
+        }
+        let decoder = JSONDecoder()
+        if let result = try? decoder.decode(RunResult.self, from: data) { return (result.run, result.cases) }
+        var run: RunInfo?
+        var cases: [CaseResult] = []
+        let lines = data.split(separator: 0x0a, omittingEmptySubsequences: true)
+        for (number, line) in lines.enumerated() {
+            if number == 0 {
+                guard let header = try? decoder.decode(JournalHeader.self, from: Data(line)) else {
+                    throw RunnerError.invalidInput("--resume: \(path) is neither a results file nor a results journal (line 1 is not a journal header)")
+                }
+                run = header.run
+                continue
+            }
+            do {
+                cases.append(try decoder.decode(JournalCase.self, from: Data(line)).case)
+            } catch where number == lines.count - 1 {
+                break
+            } catch {
+                throw RunnerError.invalidInput("--resume: \(path) line \(number + 1) is not a finished case: \(error)")
+            }
+        }
+        return (run, cases)
+    }
+}
+
+private struct JournalHeader: Codable {
+    var journal: Int
+    var run: RunInfo
+}
+
+private struct JournalCase: Codable {
+    var `case`: CaseResult
+}
+
+/// A run that cannot start or continue: bad input (exit 2) or infrastructure (exit 3).
+public enum RunnerError: Error, CustomStringConvertible, Equatable {
+    /// A suite, flag or file is wrong: exit 2.
+    case invalidInput(String)
+    /// An engine or the file system failed: exit 3.
+    case infrastructure(String)
+
+    /// The message.
+    public var description: String {
+        switch self {
+        case .invalidInput(let message), .infrastructure(let message): return message
+        }
+    }
+}

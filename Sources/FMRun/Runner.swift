@@ -1,0 +1,171 @@
+import Foundation
+import FMCore
+import FMEngines
+import FMEvaluate
+import FMSuite
+
+/// Knobs of one run that apply to every case.
+public struct RunnerOptions: Sendable {
+    /// `--repeat N`: attempts per case, replacing each case's `repeat`.
+    public var repeatOverride: Int?
+    /// `--jobs N`: cases run in parallel (each on its own session), at least 1.
+    public var jobs: Int
+    /// `--check-determinism`: rerun each greedy attempt and flag any divergence.
+    public var checkDeterminism: Bool
+
+    /// Creates options; one job, no overrides.
+    public init(repeatOverride: Int? = nil, jobs: Int = 1, checkDeterminism: Bool = false) {
+        self.repeatOverride = repeatOverride
+        self.jobs = jobs
+        self.checkDeterminism = checkDeterminism
+    }
+}
+
+/// Runs expanded cases: attempts × repeats through sessions on engines, evaluation, verdicts; on
+/// `jobs` threads, appending each finished case to the journal and reporting progress.
+public final class Runner {
+    /// Called once per finished case, serialized: the result, how many have finished, and how many run.
+    public typealias Progress = (_ result: CaseResult, _ finished: Int, _ total: Int) -> Void
+
+    private let options: RunnerOptions
+    private let provider: (ExpandedCase) -> EngineProvider
+    private let environment: (ExpandedCase) -> EvaluationEnvironment
+
+    /// A runner; `provider` gives each case its engine provider, `environment` its evaluation surroundings.
+    public init(options: RunnerOptions, provider: @escaping (ExpandedCase) -> EngineProvider,
+                environment: @escaping (ExpandedCase) -> EvaluationEnvironment = { _ in EvaluationEnvironment() }) {
+        self.options = options
+        self.provider = provider
+        self.environment = environment
+    }
+
+    /// Runs `cases`; results come back in finish order, each also appended to `journal` as it finishes.
+    /// Throws only when the journal cannot be written (infrastructure).
+    public func run(_ cases: [ExpandedCase], journal: ResultsJournal? = nil, progress: Progress? = nil) throws -> [CaseResult] {
+        let lock = NSLock()
+        var next = 0
+        var results: [CaseResult] = []
+        var journalError: Error?
+        let work = {
+            while true {
+                lock.lock()
+                guard next < cases.count, journalError == nil else {
+                    lock.unlock()
+                    return
+                }
+                let item = cases[next]
+                next += 1
+                lock.unlock()
+                let result = self.runCase(item)
+                lock.lock()
+                do {
+                    try journal?.append(result)
+                } catch {
+                    journalError = error
+                }
+                results.append(result)
+                progress?(result, results.count, cases.count)
+                lock.unlock()
+            }
+        }
+        let workers = max(1, min(options.jobs, cases.count))
+        if workers == 1 {
+            work()
+        } else {
+            let group = DispatchGroup()
+            for index in 0..<workers {
+                group.enter()
+                let thread = Thread {
+                    work()
+                    group.leave()
+                }
+                thread.name = "fmeval-job-\(index)"
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+            group.wait()
+        }
+        if let journalError {
+            throw RunnerError.infrastructure("cannot append to the results journal \(journal?.path ?? ""): \(journalError)")
+        }
+        return results
+    }
+
+    /// Runs every attempt of one case (and its determinism reruns) and decides its status.
+    public func runCase(_ item: ExpandedCase) -> CaseResult {
+        let started = DispatchTime.now()
+        let executor = AttemptExecutor(item: item, provider: provider(item), environment: environment(item))
+        let repeats = max(1, options.repeatOverride ?? item.repeatCount)
+        var attempts: [AttemptResult] = []
+        var signatures: [String] = []
+        for index in 0..<repeats {
+            let outcome = executor.run(engineAttempt: index)
+            signatures.append(outcome.signature)
+            attempts.append(executor.result(of: outcome, index: index))
+        }
+        var determinism: DeterminismResult?
+        if options.checkDeterminism, item.options.sampling == nil || item.options.sampling == .greedy {
+            determinism = DeterminismResult(diverged: false)
+            for index in 0..<repeats {
+                let rerun = executor.run(engineAttempt: repeats + index).signature
+                if rerun != signatures[index] {
+                    determinism = DeterminismResult(diverged: true, attempt: index,
+                        detail: "greedy attempt \(index) diverged on rerun: first \(clip(signatures[index])), rerun \(clip(rerun))")
+                    break
+                }
+            }
+        }
+        return CaseResult(
+            id: item.id, suite: item.suite, caseID: item.caseID, variant: item.variant, tags: item.tags,
+            source: "\(item.location.file):\(item.location.line)", engine: executor.provider.identity,
+            gate: item.gate ?? CaseGate(), attempts: attempts, determinism: determinism,
+            expectedLabel: Runner.expectedLabel(of: item), durationMs: milliseconds(since: started))
+    }
+
+    /// The label an enum case expects: its schema is a string enum and it expects one value (`equals`).
+    static func expectedLabel(of item: ExpandedCase) -> String? {
+        guard let labels = enumLabels(of: item) else { return nil }
+        for expectation in item.expectations {
+            if case .equals(let check) = expectation, check.path == nil, let label = check.value.stringValue, labels.contains(label) {
+                return label
+            }
+        }
+        return nil
+    }
+
+    /// The choices of a case whose response schema is a string enum.
+    static func enumLabels(of item: ExpandedCase) -> [String]? {
+        guard case .string(let string)? = item.generating?.root.kind else { return nil }
+        return string.choices
+    }
+
+    /// Classification summaries per suite and variant over the enum cases in `results`.
+    public static func classifications(of cases: [ExpandedCase], results: [CaseResult]) -> [SuiteClassification] {
+        let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var groups: [String: (suite: String, variant: String?, labels: [String], observations: [ClassificationObservation])] = [:]
+        var order: [String] = []
+        for result in results {
+            guard let label = result.expectedLabel, let item = byID[result.id], let labels = enumLabels(of: item) else { continue }
+            let key = result.suite + "\u{0}" + (result.variant ?? "")
+            if groups[key] == nil {
+                groups[key] = (result.suite, result.variant, [], [])
+                order.append(key)
+            }
+            for label in labels where !groups[key]!.labels.contains(label) { groups[key]!.labels.append(label) }
+            for attempt in result.attempts where attempt.status != .error {
+                let predicted = attempt.output?.stringValue ?? attempt.text?.trimmingCharacters(in: .whitespacesAndNewlines)
+                groups[key]!.observations.append(ClassificationObservation(expected: label, predicted: predicted))
+            }
+        }
+        return order.compactMap { key in
+            guard let group = groups[key] else { return nil }
+            return SuiteClassification(suite: group.suite, variant: group.variant,
+                                       summary: ClassificationSummary(labels: group.labels, observations: group.observations))
+        }
+    }
+}
+
+/// `text` cut to 200 characters for messages.
+func clip(_ text: String) -> String {
+    text.count <= 200 ? text : String(text.prefix(197)) + "…"
+}
