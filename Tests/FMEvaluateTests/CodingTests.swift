@@ -29,7 +29,7 @@ import Testing
             .error(ErrorExpectation(caseName: "refusal")), .usage(UsageBudget(maxOutputTokens: 10)), .latency(LatencyBudget(maxMilliseconds: 5)),
             .snapshots(SnapshotExpectation(minimum: 0, maximum: 0)),
             .judge(JudgeConfig(name: "q", engine: "embedded", criteria: "c", scale: .levels([ScaleLevel(1, "bad"), ScaleLevel(2, "good")]),
-                               dimensions: [ScoreDimension("d", description: "x", scale: .binary, minimumScore: 1)], pairwise: true,
+                               dimensions: [ScoreDimension("d", description: "x", scale: .binary, minimumScore: 1)], pairwise: true, baseline: ["a": 1],
                                scoringMode: .continuous, minimumScore: 1.5, reference: ["answer": "Paris"])),
             .command(CommandConfig(argv: ["./check.sh", "--strict"], timeoutSeconds: 5, name: "ext")),
         ]

@@ -64,7 +64,12 @@ import Testing
         #expect(engine.lastPrompt.contains("## Response A (baseline)\nParis."))
         #expect(engine.lastPrompt.contains("## Response B (candidate)\nParis, on 3 May."))
         let noBaseline = JudgeEvaluator(config, judge: ModelJudge(engine: engine)).evaluate(textSubject("x"))
-        #expect(noBaseline.first?.rationale?.contains("needs the case's expected value") == true)
+        #expect(noBaseline.first?.rationale?.contains("pairwise judging needs a baseline") == true)
+        var inline = config
+        inline.baseline = "Lyon."
+        _ = JudgeEvaluator(inline, judge: ModelJudge(engine: engine)).evaluate(textSubject("Paris, on 3 May."))
+        #expect(engine.lastPrompt.contains("## Response A (baseline)\nLyon."))
+        #expect(JudgeConfig(criteria: "x", baseline: "b").problems.count == 1)
     }
 
     @Test func unusableJudgeAnswersFailWithTheReason() {

@@ -1,3 +1,5 @@
+import FMCore
+
 /// One level of a judge's scale: a value and the observable features that earn it.
 public struct ScaleLevel: Codable, Equatable, Sendable {
     /// The score this level gives.
@@ -91,8 +93,10 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
     public var scale: ScoringScale
     /// Dimensions scored together in one call; empty means one dimension named `name` using `criteria`.
     public var dimensions: [ScoreDimension]
-    /// Compare the response with the case's `expected` value instead of scoring it alone.
+    /// Compare the response with a baseline (`baseline`, else the case's `expected` value) instead of scoring it alone.
     public var pairwise: Bool
+    /// The baseline response for pairwise judging; nil uses the case's `expected` value.
+    public var baseline: GeneratedContent?
     /// Discrete (one of the scale values) or continuous scoring.
     public var scoringMode: ScoringMode
     /// For numeric scales: the least score that passes, for dimensions without their own minimum.
@@ -103,7 +107,8 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
     /// Creates a judge configuration.
     public init(name: String = "judge", engine: String? = nil, instructions: String? = nil, criteria: String? = nil,
                 scale: ScoringScale = .binary, dimensions: [ScoreDimension] = [], pairwise: Bool = false,
-                scoringMode: ScoringMode = .discrete, minimumScore: Double? = nil, reference: [String: String] = [:]) {
+                baseline: GeneratedContent? = nil, scoringMode: ScoringMode = .discrete, minimumScore: Double? = nil,
+                reference: [String: String] = [:]) {
         self.name = name
         self.engine = engine
         self.instructions = instructions
@@ -111,6 +116,7 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
         self.scale = scale
         self.dimensions = dimensions
         self.pairwise = pairwise
+        self.baseline = baseline
         self.scoringMode = scoringMode
         self.minimumScore = minimumScore
         self.reference = reference
@@ -128,6 +134,7 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
         if dimensions.isEmpty && criteria == nil && !pairwise {
             found.append("judge needs criteria or dimensions (what should the judge assess?)")
         }
+        if baseline != nil && !pairwise { found.append("judge baseline is only used with pairwise: true; set pairwise or drop baseline") }
         var seen: Set<String> = []
         for dimension in effectiveDimensions {
             if !seen.insert(dimension.name).inserted { found.append("judge dimension '\(dimension.name)' appears twice") }
@@ -142,7 +149,7 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, engine, instructions, criteria, scale, dimensions, pairwise, scoringMode, minimumScore, reference
+        case name, engine, instructions, criteria, scale, dimensions, pairwise, baseline, scoringMode, minimumScore, reference
     }
 
     /// Decodes the suite shape with the defaults of `init`.
@@ -155,6 +162,7 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
         scale = try container.decodeIfPresent(ScoringScale.self, forKey: .scale) ?? .binary
         dimensions = try container.decodeIfPresent([ScoreDimension].self, forKey: .dimensions) ?? []
         pairwise = try container.decodeIfPresent(Bool.self, forKey: .pairwise) ?? false
+        baseline = try container.decodeIfPresent(GeneratedContent.self, forKey: .baseline)
         scoringMode = try container.decodeIfPresent(ScoringMode.self, forKey: .scoringMode) ?? .discrete
         minimumScore = try container.decodeIfPresent(Double.self, forKey: .minimumScore)
         reference = try container.decodeIfPresent([String: String].self, forKey: .reference) ?? [:]

@@ -31,8 +31,8 @@ public struct JudgeEvaluator: Evaluator {
         guard let response = subject.outputText else {
             return failAll("there is no response to judge" + (subject.error.map { " (the attempt ended in \($0))" } ?? ""))
         }
-        if config.pairwise && subject.expected == nil {
-            return failAll("pairwise judging needs the case's expected value as the baseline; add expected to the case")
+        if config.pairwise && config.baseline == nil && subject.expected == nil {
+            return failAll("pairwise judging needs a baseline: give the judge a baseline or the case an expected value")
         }
         let builder = JudgePrompt(config: config)
         let schema: GenerationSchema

@@ -31,8 +31,8 @@ struct JudgePrompt {
             sections.append("## Instructions the model was given\n\(modelInstructions)")
         }
         sections.append("## Prompt\n\(subject.prompt)")
-        if config.pairwise, let expected = subject.expected {
-            sections.append("## Response A (baseline)\n\(OutputTarget.text(of: expected))")
+        if config.pairwise, let baseline = config.baseline ?? subject.expected {
+            sections.append("## Response A (baseline)\n\(OutputTarget.text(of: baseline))")
             sections.append("## Response B (candidate)\n\(response)")
         } else {
             sections.append("## Response\n\(response)")
