@@ -8,7 +8,8 @@ struct RunCommand: Command {
     static let summary = "Run suites on an engine and write results (JSON; exit 1 when a gate fails)"
     static let help = """
     USAGE: fmeval run [PATH...] [--engine NAME] [--model FILE] [--variant NAME]... [--repeat N] [--jobs N]
-                      [--filter EXPR] [--json FILE] [--out DIR] [--record FILE | --cassette FILE]
+                      [--filter EXPR] [--shard I/N] [--json FILE] [--out DIR] [--junit FILE] [--html FILE]
+                      [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
                       [--resume FILE] [--check-determinism]
 
     Loads suites (files or folders; default: suites/), validates them (any error stops the run with exit 2
@@ -30,6 +31,7 @@ struct RunCommand: Command {
       --cassette FILE      the cassette the replay engine plays (with --engine replay)
       --resume FILE        finish an interrupted run: keep the cases finished in FILE (results or .jsonl journal)
       --check-determinism  rerun each greedy attempt and flag any divergence (exit 1)
+    \(ReportFlags.help)
 
     Exit codes: 0 every gate holds · 1 a gate failed or a rerun diverged · 2 invalid input · 3 an engine or
     infrastructure error (a case in `error`, an engine that cannot start).
@@ -49,6 +51,7 @@ struct RunCommand: Command {
         let cassette = try args.option("--cassette")
         let resume = try args.option("--resume")
         let checkDeterminism = args.flag("--check-determinism")
+        let reports = try ReportFlags.parse(&args)
         var paths = try args.finish()
         if paths.isEmpty { paths = ["suites"] }
         if record != nil && cassette != nil {
@@ -67,18 +70,19 @@ struct RunCommand: Command {
         request.record = record
         request.resume = resume
         request.arguments = arguments
+        request.shard = reports.shardSelection
         request.options = RunnerOptions(repeatOverride: repeatCount, jobs: jobs, checkDeterminism: checkDeterminism)
 
         do {
             let plan = try RunPipeline.plan(request)
+            let baseline = try reports.loadBaseline()
             print("fmeval run: \(plan.cases.count) case\(plan.cases.count == 1 ? "" : "s")"
                   + (plan.skipped.isEmpty ? "" : ", \(plan.skipped.count) skipped by --filter"))
-            let result = try RunPipeline.execute(request, plan: plan) { result, finished, total in
-                print(RunCommand.line(for: result, finished: finished, total: total))
-            }
-            print(RunCommand.summaryLine(result))
+            let terminal = TerminalReporter()
+            let result = try RunPipeline.execute(request, plan: plan, progress: terminal.caseFinished)
+            terminal.finish()
             print("results: \(request.resultsPath)")
-            return result.exitCode
+            return try reports.finish(result, baseline: baseline)
         } catch let error as RunnerError {
             switch error {
             case .invalidInput(let message): throw CLIError.invalidInput(message)
@@ -87,25 +91,5 @@ struct RunCommand: Command {
         } catch let error as EngineSetupError {
             throw error.isInvalidInput ? CLIError.invalidInput(error.message) : CLIError.infrastructure(error.message)
         }
-    }
-
-    /// One plain line per finished case: `[i/N] STATUS id (passes/attempts) — first failing metric`.
-    static func line(for result: CaseResult, finished: Int, total: Int) -> String {
-        var text = "[\(finished)/\(total)] \(result.status.rawValue.uppercased()) \(result.id)"
-        if result.attempts.count > 1 { text += " (\(result.passes)/\(result.attempts.count))" }
-        if result.status != .passed, let metric = result.attempts.lazy.flatMap(\.metrics).first(where: { $0.verdict == false }) {
-            text += " — \(metric.name): \(metric.rationale ?? "failing")"
-        }
-        if result.determinism?.diverged == true { text += " — NONDETERMINISTIC" }
-        return text
-    }
-
-    /// `N cases: P passed, F failed, K flaky, E errors, S skipped`.
-    static func summaryLine(_ result: RunResult) -> String {
-        let s = result.summary
-        var text = "\(s.total) case\(s.total == 1 ? "" : "s"): \(s.passed) passed, \(s.failed) failed, \(s.flaky) flaky, \(s.errored) error\(s.errored == 1 ? "" : "s")"
-        if s.skipped > 0 { text += ", \(s.skipped) skipped" }
-        if s.nondeterministic > 0 { text += ", \(s.nondeterministic) nondeterministic" }
-        return text
     }
 }
