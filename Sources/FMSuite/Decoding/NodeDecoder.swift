@@ -44,36 +44,42 @@ public struct NodeDecoding {
     }
 }
 
-/// Records which keys each decoded mapping was asked for.
+/// Records which keys each decoded mapping was asked for, by the mapping's coding path.
 final class NodeDecodingContext {
-    /// Queried key names per mapping location.
-    var queried: [SourceLocation: Set<String>] = [:]
+    /// Queried key names per mapping, keyed by the mapping's coding path ("/cases/0/expect").
+    var queried: [String: Set<String>] = [:]
 
-    func noteKeyed(_ node: YAMLNode) {
-        if queried[node.location] == nil { queried[node.location] = [] }
+    static func pathKey(_ path: [CodingKey]) -> String {
+        path.map { "/" + ($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
     }
 
-    func note(_ key: String, in node: YAMLNode) {
-        queried[node.location, default: []].insert(key)
+    func noteKeyed(_ path: [CodingKey]) {
+        let key = NodeDecodingContext.pathKey(path)
+        if queried[key] == nil { queried[key] = [] }
+    }
+
+    func note(_ name: String, in path: [CodingKey]) {
+        queried[NodeDecodingContext.pathKey(path), default: []].insert(name)
     }
 
     /// Unknown-key diagnostics for every mapping opened as a keyed container under `node`.
     func unknownKeys(in node: YAMLNode) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        func visit(_ node: YAMLNode) {
+        func visit(_ node: YAMLNode, _ path: String) {
             switch node.content {
             case .scalar: return
-            case .sequence(let items): items.forEach(visit)
+            case .sequence(let items):
+                for (index, item) in items.enumerated() { visit(item, path + "/\(index)") }
             case .mapping(let entries):
-                if let known = queried[node.location] {
+                if let known = queried[path] {
                     for entry in entries where !known.contains(entry.name) {
                         found.append(Diagnostic(entry.key.location, unknownKeyMessage(entry.name, known: Array(known))))
                     }
                 }
-                entries.forEach { visit($0.value) }
+                for entry in entries { visit(entry.value, path + "/" + entry.name) }
             }
         }
-        visit(node)
+        visit(node, "")
         return found
     }
 
@@ -162,7 +168,7 @@ struct NodeDecoderImpl: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let entries = node.mapping else { throw fail("a mapping") }
-        context.noteKeyed(node)
+        context.noteKeyed(codingPath)
         return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, entries: entries))
     }
 
@@ -196,7 +202,7 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var allKeys: [Key] { entries.compactMap { Key(stringValue: $0.name) } }
 
     func entry(_ key: Key) -> YAMLNode.Entry? {
-        decoder.context.note(key.stringValue, in: decoder.node)
+        decoder.context.note(key.stringValue, in: decoder.codingPath)
         return entries.first { $0.name == key.stringValue }
     }
 

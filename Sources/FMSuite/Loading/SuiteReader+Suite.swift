@@ -123,6 +123,7 @@ extension SuiteReader {
             expect: keys["expect"].map { expectations($0, "expect") } ?? [],
             vars: vars, variants: stringList(keys["variants"], "variants").map { $0 },
             script: keys["script"].flatMap { script($0) }, location: node.location)
+        // Keep a case with problems when it has an id, so duplicate ids and references are still checked.
         return diagnostics.count == before || id != nil ? item : nil
     }
 
@@ -183,6 +184,9 @@ extension SuiteReader {
                     diagnostics.append(Diagnostic(item.location, "variant '\(variant.name)' prompt uses {{\(placeholder)}}, but case '\(item.id)' has no vars.\(placeholder)"))
                 }
             }
+            if (item.generating ?? suite.generating) == nil, (suite.defaults.expect + item.expect).contains(where: SuiteReader.needsRequestedSchema) {
+                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' checks constraints against the requested schema, but it generates free text; add 'generating:' or give the constraints a 'schema'"))
+            }
             let engines = suite.variants.isEmpty ? [suite.engine] : suite.variants.map { $0.engine ?? suite.engine }
             if engines.contains("scripted") && item.script == nil {
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' runs on the scripted engine but has no 'script:' (the responses to play back)"))
@@ -192,6 +196,15 @@ extension SuiteReader {
                     diagnostics.append(Diagnostic(item.location, "case '\(item.id)' script calls tool '\(name)', which the suite does not define"))
                 }
             }
+        }
+    }
+
+    /// Whether an expectation checks violations of the schema the attempt requested.
+    static func needsRequestedSchema(_ expectation: Expectation) -> Bool {
+        switch expectation {
+        case .constraints(let check): return check.schema == nil
+        case .not(let inner): return needsRequestedSchema(inner)
+        default: return false
         }
     }
 

@@ -299,7 +299,7 @@ public struct YAMLParser {
             if next > indent {
                 throw error("unexpected indentation (\(next) spaces) inside the sequence that starts at \(start.line):\(start.column) (indented \(indent)); align '- ' entries", at: pos)
             }
-            if next < indent || !isSequenceIndicator(at: pos) { break }
+            if next < indent || !isSequenceIndicator(at: pos) || isDocumentMarker(at: pos, "...") { break }
             try checkDocumentMarkers()
         }
         return YAMLNode(.sequence(items), at: start)
@@ -345,9 +345,9 @@ public struct YAMLParser {
             if atEnd { break }
             let next = column(of: pos)
             if next > indent {
-                throw error("unexpected indentation (\(next) spaces) after key '\(name)' at \(key.location.line):\(key.location.column); a value that is a plain scalar cannot continue with 'key:' lines — fix the indentation", at: pos)
+                throw error("unexpected indentation (\(next) spaces) after the value of key '\(name)' at \(key.location.line):\(key.location.column); align the line with the keys of a mapping above, or indent it under a key", at: pos)
             }
-            if next < indent { break }
+            if next < indent || isDocumentMarker(at: pos, "...") { break }
             try checkDocumentMarkers()
         }
         return YAMLNode(.mapping(entries), at: start)

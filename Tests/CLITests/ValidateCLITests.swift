@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@Test func validateExampleSuitesExitsZero() throws {
+    let result = try runFMEval(["validate", "suites"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(" suites, "))
+    #expect(result.stdout.hasSuffix(", 0 errors\n"))
+}
+
+@Test func validateReportsEveryErrorWithLocationAndExitsTwo() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-validate-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let suite = "suite: bad\nengin: embedded\ncases:\n  - id: a\n    promt: hi\n"
+    try Data(suite.utf8).write(to: folder.appendingPathComponent("bad.yaml"))
+    try Data("a: [1\n".utf8).write(to: folder.appendingPathComponent("broken.yml"))
+    let result = try runFMEval(["validate", folder.path])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("bad.yaml:2:1: error: unknown key 'engin'; did you mean 'engine'?"))
+    #expect(result.stderr.contains("bad.yaml:5:5: error: unknown key 'promt'; did you mean 'prompt'?"))
+    #expect(result.stderr.contains("broken.yml:1:4: error: unterminated flow sequence"))
+    #expect(result.stdout.contains("2 suites, 0 cases, 4 errors"), "\(result.stdout)\n\(result.stderr)")
+}
+
+@Test func validateJSONPrintsTheExpandedCases() throws {
+    let result = try runFMEval(["validate", "--json", "suites/city-tools.yaml"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let cases = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    #expect(cases.map { $0["id"] as? String } == ["city-tools/paris", "city-tools/london-prefix", "city-tools/beijing"])
+    let beijing = cases[2]
+    #expect(beijing["repeat"] as? Int == 5)
+    #expect((beijing["settings"] as? [String: Any])?["maxToolCalls"] as? Int == 3)
+    #expect((beijing["location"] as? String)?.hasPrefix("suites/city-tools.yaml:") == true)
+    #expect(result.stderr.contains("1 suite, 3 cases, 0 errors"))
+}
+
+@Test func validateMissingPathIsInvalidInput() throws {
+    let result = try runFMEval(["validate", "no/such/dir"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("no/such/dir:1:1: error: no such file or directory"))
+}

@@ -1,0 +1,44 @@
+import Foundation
+@testable import FMSuite
+
+/// A fresh temporary folder holding `files` (relative path → contents).
+func makeFolder(_ files: [String: String]) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fmsuite-\(UUID().uuidString)")
+    for (path, text) in files {
+        let url = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+    return folder
+}
+
+/// Loads suite text as `file` with no referenced files.
+func loadSuite(_ text: String, file: String = "s.yaml") -> (suite: Suite?, diagnostics: [Diagnostic]) {
+    SuiteLoader.load(text: text, file: file)
+}
+
+/// The package root, found from this source file.
+let suitePackageRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+    }
+    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+}()
+
+/// A minimal valid suite with one tool, used as the base of error tests.
+let baseSuite = """
+suite: base
+tools:
+  - name: lookup
+    arguments:
+      type: object
+      properties:
+        q: { type: string }
+      required: [q]
+    output: found
+cases:
+  - id: one
+    prompt: Hello
+"""
