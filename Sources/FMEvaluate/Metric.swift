@@ -94,7 +94,11 @@ public struct Metric: Codable, Equatable, Sendable, CustomStringConvertible {
         case name, value, score, rationale, threshold
     }
 
-    /// Decodes `{"name", "value": "passing|failing|scoring|ignore", "score"?, "rationale"?, "threshold"?}`.
+    /// Non-finite scores as they are written in JSON.
+    private static let nonFinite: [String: Double] = ["nan": .nan, "inf": .infinity, "-inf": -.infinity]
+
+    /// Decodes `{"name", "value": "passing|failing|scoring|ignore", "score"?, "rationale"?, "threshold"?}`
+    /// (a non-finite score is written `"nan"`, `"inf"` or `"-inf"`).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
@@ -105,7 +109,12 @@ public struct Metric: Codable, Equatable, Sendable, CustomStringConvertible {
         case "passing": value = .passing
         case "failing": value = .failing
         case "ignore": value = .ignore
-        case "scoring": value = .scoring(try container.decode(Double.self, forKey: .score))
+        case "scoring":
+            if let text = try? container.decode(String.self, forKey: .score), let special = Self.nonFinite[text] {
+                value = .scoring(special)
+            } else {
+                value = .scoring(try container.decode(Double.self, forKey: .score))
+            }
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .value, in: container,
@@ -123,7 +132,12 @@ public struct Metric: Codable, Equatable, Sendable, CustomStringConvertible {
         case .ignore: try container.encode("ignore", forKey: .value)
         case .scoring(let score):
             try container.encode("scoring", forKey: .value)
-            try container.encode(score, forKey: .score)
+            if score.isFinite {
+                try container.encode(score, forKey: .score)
+            } else {
+                // JSON has no NaN or infinity; a results file must still be writable, so these become strings.
+                try container.encode(score.isNaN ? "nan" : (score > 0 ? "inf" : "-inf"), forKey: .score)
+            }
         }
         try container.encodeIfPresent(rationale, forKey: .rationale)
         try container.encodeIfPresent(threshold, forKey: .threshold)

@@ -70,6 +70,10 @@ import Testing
         #expect(!metrics.allGatesPass)
         #expect(metrics.failingMetrics.map(\.name) == ["b"])
         #expect(Metric.scoring("c", 0.5, threshold: 0.75).description == "c: 0.5 (needs ≥ 0.75)")
+        let infinite = try roundTrip(Metric.scoring("i", -.infinity))
+        #expect(infinite.value == .scoring(-.infinity))
+        guard case .scoring(let nan) = try roundTrip(Metric.scoring("n", .nan)).value else { Issue.record("not a score"); return }
+        #expect(nan.isNaN)
         let json = String(decoding: try JSONEncoder().encode(Metric.scoring("s", 2)), as: UTF8.self)
         #expect(json.contains("\"value\":\"scoring\"") && json.contains("\"score\":2"))
     }
