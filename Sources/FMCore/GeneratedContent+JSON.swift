@@ -69,6 +69,11 @@ extension GeneratedContent {
     /// Appends `value` as a quoted JSON string.
     static func writeQuoted(_ value: String, to output: inout String) {
         output += "\""
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += value
+            output += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -66,9 +66,12 @@ struct JSONParser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var members: [(String, GeneratedContent)] = []
-        var seen = Set<String>()
-        func incomplete() -> GeneratedContent { GeneratedContent(properties: members, isComplete: false) }
+        var values: [String: GeneratedContent] = [:]
+        var keys: [String] = []
+        func object(complete: Bool) -> GeneratedContent {
+            GeneratedContent(kind: .structure(properties: values, orderedKeys: keys), isComplete: complete)
+        }
+        func incomplete() -> GeneratedContent { object(complete: false) }
         skipWhitespace()
         if try atEnd(inside: "an object") { return incomplete() }
         if bytes[index] == UInt8(ascii: "}") {
@@ -81,10 +84,9 @@ struct JSONParser {
             }
             let keyStart = index
             guard let key = try parseString() else { return incomplete() }
-            if seen.contains(key) {
+            if values[key] != nil {
                 throw error("duplicate object key \"\(key)\"; each key may appear once", at: keyStart)
             }
-            seen.insert(key)
             skipWhitespace()
             if try atEnd(inside: "an object") { return incomplete() }
             guard bytes[index] == UInt8(ascii: ":") else {
@@ -93,16 +95,19 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             if try atEnd(inside: "an object") { return incomplete() }
-            path.append(key)
+            if trackLocations { path.append(key) }
             let value = try parseValue()
-            path.removeLast()
-            if let value { members.append((key, value)) }
+            if trackLocations { path.removeLast() }
+            if let value {
+                values[key] = value
+                keys.append(key)
+            }
             if truncated { return incomplete() }
             skipWhitespace()
             if try atEnd(inside: "an object") { return incomplete() }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return GeneratedContent(properties: members)
+                return object(complete: true)
             }
             guard bytes[index] == UInt8(ascii: ",") else {
                 throw error("unexpected \(describe(bytes[index])); expected ',' or '}' after the value of \"\(key)\"")
@@ -126,9 +131,9 @@ struct JSONParser {
             return GeneratedContent(elements)
         }
         while true {
-            path.append(String(elements.count))
+            if trackLocations { path.append(String(elements.count)) }
             let value = try parseValue()
-            path.removeLast()
+            if trackLocations { path.removeLast() }
             if let value { elements.append(value) }
             if truncated { return incomplete() }
             skipWhitespace()
@@ -153,7 +158,16 @@ struct JSONParser {
     private mutating func parseString() throws -> String? {
         let start = index
         index += 1
-        var buffer: [UInt8] = []
+        // Fast path: a string without escapes becomes one slice of the input.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let text = String(decoding: bytes[index..<end], as: UTF8.self)
+            index = end + 1
+            return text
+        }
+        var buffer = Array(bytes[index..<end])
+        index = end
         scan: while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -301,6 +315,11 @@ struct JSONParser {
             validEnd = index
         }
         if index == bytes.count && partial { return try cutOff(validUpTo: validEnd) }
+        if validEnd == integerStart + integerDigits && integerDigits <= 15 {
+            var magnitude = 0
+            for position in integerStart..<validEnd { magnitude = magnitude * 10 + Int(bytes[position] - UInt8(ascii: "0")) }
+            return GeneratedContent(Double(integerStart > start ? -magnitude : magnitude))
+        }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             throw error("the number \(text) is out of range", at: start)
