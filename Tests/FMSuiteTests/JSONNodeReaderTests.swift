@@ -45,3 +45,16 @@ func jsonErrorsAreLocated(text: String, line: Int, column: Int, message: String)
         #expect(error.description.hasPrefix("d.jsonl:7:8: error:"))
     }
 }
+
+@Test func deepJSONIsAnErrorNotACrash() throws {
+    do {
+        _ = try JSONNodeReader.parse(String(repeating: "[", count: 100_000), file: "f.json")
+        Issue.record("expected an error")
+    } catch let error as Diagnostic {
+        #expect(error.message.contains("levels deep"))
+    }
+    let deep = String(repeating: "{\"a\":", count: 150) + "1" + String(repeating: "}", count: 150)
+    let node = try JSONNodeReader.parse(deep, file: "f.json")
+    let suite = SuiteLoader.load(text: deep, file: "f.json")
+    #expect(node.mapping?.count == 1 && !suite.diagnostics.isEmpty)
+}

@@ -171,3 +171,11 @@ func rejectedConstructsAreLocated(text: String, line: Int, column: Int, message:
     let error = try #require(parseError("é: [ü, *x]\n"))
     #expect(error.location.column == 8)
 }
+
+@Test func deepNestingIsAnErrorNotACrash() throws {
+    let flow = try #require(parseError("a: " + String(repeating: "[", count: 100_000)))
+    #expect(flow.message.contains("nesting deeper than"))
+    let block = try #require(parseError(String(repeating: "- ", count: 100_000) + "x\n"))
+    #expect(block.message.contains("nesting deeper than"))
+    #expect(try parse(String(repeating: "[", count: 150) + String(repeating: "]", count: 150)).sequence?.count == 1)
+}

@@ -163,7 +163,9 @@ extension SuiteReader {
     // MARK: - Scripts and gates
 
     func script(_ node: YAMLNode) -> EngineScript? {
-        guard let script = decode(EngineScript.self, node) else { return nil }
+        // A plain list is decoded as steps directly, so a bad step is reported as itself.
+        let decoded = node.sequence != nil ? decode([ScriptStep].self, node).map(EngineScript.steps) : decode(EngineScript.self, node)
+        guard let script = decoded else { return nil }
         var steps: [ScriptStep] = []
         func collect(_ script: EngineScript) {
             switch script {

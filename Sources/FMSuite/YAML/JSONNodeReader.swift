@@ -36,7 +36,7 @@ public struct JSONNodeReader {
     func fail(_ message: String) -> Diagnostic { parser.error(message, at: parser.pos) }
 
     mutating func value(depth: Int) throws -> YAMLNode {
-        guard depth < 512 else { throw fail("JSON nested more than 512 levels deep") }
+        guard depth < YAMLParser.maximumDepth else { throw fail("JSON nested more than \(YAMLParser.maximumDepth) levels deep; flatten the structure") }
         guard let b = peek else { throw fail("unexpected end of JSON; expected a value") }
         let start = parser.pos
         switch b {

@@ -16,6 +16,8 @@ extension YAMLParser {
 
     /// A `[ … ]` or `{ … }` collection (pos at the opening bracket); may span lines.
     mutating func parseFlowCollection() throws -> YAMLNode {
+        try enter()
+        defer { depth -= 1 }
         let start = pos
         let isSequence = current == UInt8(ascii: "[")
         let close = isSequence ? UInt8(ascii: "]") : UInt8(ascii: "}")

@@ -13,6 +13,10 @@ public struct YAMLParser {
 
     var bytes: [UInt8]
     var pos = 0
+    /// Current nesting of collections, bounded so hostile input cannot exhaust the stack.
+    var depth = 0
+    /// The deepest nesting accepted.
+    static let maximumDepth = 200
     let file: String
     /// Index of the first byte of each line.
     var lineStarts: [Int] = [0]
@@ -208,6 +212,8 @@ public struct YAMLParser {
     /// Parses the node at `pos`. `parentIndent` is the indentation of the enclosing block collection;
     /// `inlineAfterKey` is true for a value on the same line as its mapping key.
     mutating func parseBlockNode(parentIndent: Int, inlineAfterKey: Bool) throws -> YAMLNode {
+        try enter()
+        defer { depth -= 1 }
         try rejectUnsupported()
         let start = pos
         let indent = column(of: pos)
@@ -242,6 +248,14 @@ public struct YAMLParser {
             let node = try parsePlainScalar(parentIndent: parentIndent, flow: false)
             try finishLine(after: "a plain scalar")
             return node
+        }
+    }
+
+    /// Counts one level of nesting; deeper than `maximumDepth` is an error.
+    mutating func enter() throws {
+        depth += 1
+        if depth > YAMLParser.maximumDepth {
+            throw error("nesting deeper than \(YAMLParser.maximumDepth) levels; flatten the structure", at: pos)
         }
     }
 
