@@ -77,3 +77,23 @@ import Testing
         #expect(empty.scores[0].precision == nil && empty.macroF1 == nil && empty.accuracy == 0)
     }
 }
+
+@Suite struct MetricAggregateTests {
+    @Test func aggregatesScoresAndPassRates() throws {
+        let metrics: [Metric] = [
+            .scoring("p", 1), .scoring("p", 0.5), .scoring("p", 0), .scoring("p", 0.5), .ignore("p", rationale: "n/a"), .scoring("p", .nan),
+            .passing("a"), .failing("a", rationale: "x"), .passing("a"), .passing("a"),
+        ]
+        let all = MetricAggregate.all(metrics)
+        #expect(all.map(\.name) == ["p", "a"])
+        let p = all[0]
+        #expect(p.count == 4 && p.excluded == 2)
+        #expect(p.mean == 0.5 && p.median == 0.5 && p.minimum == 0 && p.maximum == 1)
+        // Sample standard deviation of 0, 0.5, 0.5, 1: sqrt(0.5 / 3).
+        #expect(abs((p.standardDeviation ?? 0) - 0.408248) < 1e-6)
+        #expect(all[1].mean == 0.75 && all[1].median == 1)
+        let single = MetricAggregate(name: "s", metrics: [.scoring("s", 3)])
+        #expect(single.standardDeviation == nil && single.median == 3)
+        #expect(MetricAggregate(name: "none", metrics: metrics).mean == nil)
+    }
+}
