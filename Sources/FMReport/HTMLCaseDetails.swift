@@ -43,7 +43,7 @@ enum HTMLCaseDetails {
     private static func writeAttempt(_ attempt: AttemptResult, open: Bool, into page: inout HTMLBuffer) {
         page.raw("<details class=\"attempt\"\(open ? " open" : "")><summary>attempt \(attempt.index + 1) · ")
         page.raw("<span class=\"badge \(attempt.status == .passed ? "passed" : attempt.status == .error ? "error" : "failed")\">\(attempt.status.rawValue)</span>")
-        page.raw(" · \(String(format: "%.0f", attempt.durationMs)) ms · \(attempt.usage.inputTokens) in / \(attempt.usage.outputTokens) out tokens")
+        page.raw(" · \(Fixed.format(attempt.durationMs, 0)) ms · \(attempt.usage.inputTokens) in / \(attempt.usage.outputTokens) out tokens")
         if attempt.usage.cachedInputTokens > 0 { page.raw(" (\(attempt.usage.cachedInputTokens) cached)") }
         if attempt.usage.reasoningTokens > 0 { page.raw(" · \(attempt.usage.reasoningTokens) reasoning") }
         page.raw(" · \(attempt.engineCalls) engine call\(attempt.engineCalls == 1 ? "" : "s") · \(attempt.snapshotCount) snapshot\(attempt.snapshotCount == 1 ? "" : "s")")

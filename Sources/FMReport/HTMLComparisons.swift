@@ -73,7 +73,7 @@ enum HTMLComparisons {
         page.text("Classification: \(classification.suite)\(classification.variant.map { "@\($0)" } ?? "")")
         page.raw("</h2>\n")
         var line = "accuracy \(SVGChart.percent(summary.accuracy)) · out of enum \(SVGChart.percent(summary.outOfEnumRate)) · \(summary.total) attempts"
-        if let f1 = summary.macroF1 { line += " · macro F1 \(String(format: "%.3f", f1))" }
+        if let f1 = summary.macroF1 { line += " · macro F1 \(Fixed.format(f1, 3))" }
         page.element("p", line)
         if !summary.unknownExpectedLabels.isEmpty {
             page.element("p", cls: "muted", "Expected labels outside the enum (not counted): " + summary.unknownExpectedLabels.joined(separator: ", "))
@@ -105,7 +105,7 @@ public enum ABText {
     public static func verdict(_ comparison: ABComparison) -> String {
         let a = comparison.a, b = comparison.b
         let p = comparison.pValue
-        let pText = p < 0.0001 ? String(format: "%.2e", p) : String(format: "%.4f", p)
+        let pText = p < 0.0001 ? String(format: "%.2e", p) : Fixed.format(p, 4)
         let significance = p < 0.05 ? "significant at 5%" : "not significant at 5%"
         return "\(a.name) \(a.passes)/\(a.cases) (\(SVGChart.percent(a.passRate)), 95% CI \(SVGChart.percent(a.interval.lower))–\(SVGChart.percent(a.interval.upper))) vs "
             + "\(b.name) \(b.passes)/\(b.cases) (\(SVGChart.percent(b.passRate)), 95% CI \(SVGChart.percent(b.interval.lower))–\(SVGChart.percent(b.interval.upper))); "

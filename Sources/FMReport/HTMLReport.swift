@@ -39,7 +39,7 @@ public enum HTMLReport {
         let info = run.run, summary = run.summary
         page.open("p", cls: "meta")
         page.text("Run \(info.id) · started \(info.startedAt)")
-        if let duration = info.durationMs { page.text(" · \(String(format: "%.1f", duration / 1000)) s") }
+        if let duration = info.durationMs { page.text(" · \(Fixed.format(duration / 1000, 1)) s") }
         if let shard = info.shard { page.text(" · shard \(shard)") }
         if let filter = info.filter { page.text(" · filter \(filter)") }
         page.close("p")
@@ -112,7 +112,7 @@ public enum HTMLReport {
             page.raw("<td class=\"num\">\(SVGChart.percent(result.passRate)) (\(SVGChart.percent(result.interval.lower))–\(SVGChart.percent(result.interval.upper)))</td><td>")
             page.text(CaseSummaryText.gateText(result.gate) ?? "all attempts")
             page.raw(result.gateHolds ? " ✓" : " ✗")
-            page.raw("</td><td class=\"num\">\(String(format: "%.2f", result.durationMs / 1000)) s</td><td>")
+            page.raw("</td><td class=\"num\">\(Fixed.format(result.durationMs / 1000, 2)) s</td><td>")
             if !result.gateHolds { page.text(CaseSummaryText.headline(result)) }
             page.raw("</td></tr>\n")
         }

@@ -112,7 +112,7 @@ public enum JUnitReport {
     /// Seconds as an `xs:decimal` with millisecond precision (never exponent notation, NaN or negative).
     static func seconds(_ value: Double) -> String {
         guard value.isFinite, value > 0 else { return "0.000" }
-        return String(format: "%.3f", value)
+        return Fixed.format(value, 3)
     }
 
     /// `yyyy-MM-ddTHH:mm:ss` (no zone, as the schema requires) from an ISO 8601 timestamp.

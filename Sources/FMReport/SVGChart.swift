@@ -99,12 +99,12 @@ public enum SVGChart {
     /// `0.953` → `95.3%`.
     public static func percent(_ rate: Double) -> String {
         guard rate.isFinite else { return "–" }
-        return String(format: "%.1f%%", rate * 100)
+        return Fixed.format(rate * 100, 1) + "%"
     }
 
     private static func clamp(_ value: Double) -> Double { value.isFinite ? min(1, max(0, value)) : 0 }
 
-    private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+    private static func format(_ value: Double) -> String { Fixed.format(value, 1) }
 
     private static func truncated(_ label: String, to length: Int) -> String {
         label.count <= length ? label : String(label.prefix(length - 1)) + "…"

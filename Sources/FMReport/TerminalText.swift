@@ -23,7 +23,7 @@ public enum TerminalText {
         case .failed: label = "FAIL "
         case .error: label = "ERROR"
         }
-        var line = "\(label) \(oneLine(result.id))  \(result.passes)/\(result.attempts.count)  \(String(format: "%.2f", result.durationMs / 1000)) s"
+        var line = "\(label) \(oneLine(result.id))  \(result.passes)/\(result.attempts.count)  \(Fixed.format(result.durationMs / 1000, 2)) s"
         if !result.gateHolds || result.status == .flaky { line += "  — " + oneLine(CaseSummaryText.headline(result)) }
         return line
     }
@@ -38,7 +38,7 @@ public enum TerminalText {
         if s.skipped > 0 { parts.append("\(s.skipped) skipped") }
         if s.nondeterministic > 0 { parts.append("\(s.nondeterministic) nondeterministic") }
         parts.append("\(s.attempts) attempts")
-        if let duration = run.run.durationMs { parts.append(String(format: "%.1f s", duration / 1000)) }
+        if let duration = run.run.durationMs { parts.append(Fixed.format(duration / 1000, 1) + " s") }
         var lines = [parts.joined(separator: ", ")]
         let failing = run.cases.filter { !$0.gateHolds }
         if failing.isEmpty {

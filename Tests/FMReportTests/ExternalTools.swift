@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 
-/// True when the tests run in CI (`CI=true`): missing tools then fail the tests instead of skipping them.
+/// True when the tests run in CI (`CI=true`, or `FMEVAL_REQUIRE_TOOLS=1` as `.ci/run` sets): missing
+/// tools then fail the tests instead of skipping them.
 let runningInCI = ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true"
+    || ProcessInfo.processInfo.environment["FMEVAL_REQUIRE_TOOLS"] == "1"
 
 /// The package root (the folder holding Package.swift), found from this source file's path.
 let reportPackageRoot: URL = {
@@ -30,26 +32,82 @@ func findExecutable(_ name: String) -> URL? {
 /// True when xmllint can run here, or when in CI (so the test runs and fails loudly if it is missing).
 let xmllintRunnable = findExecutable("xmllint") != nil || runningInCI
 
+/// True when headless Chromium can run here, or when in CI (so the test runs and fails loudly if it is missing).
+let chromiumRunnable = findExecutable("chromium") != nil || runningInCI
+
 /// What one run of an external tool printed.
 struct ToolOutput {
     /// Exit status.
     var status: Int32
-    /// Standard output and standard error together.
+    /// Standard output (and standard error, unless it was read separately).
     var output: String
+    /// Standard error when read separately.
+    var errors: String = ""
 }
 
-/// Runs `executable` with `arguments` and returns its status and combined output.
-func runTool(_ executable: URL, _ arguments: [String]) throws -> ToolOutput {
+/// Runs `executable` with `arguments` and returns its status and output; `separateErrors` keeps stderr apart.
+func runTool(_ executable: URL, _ arguments: [String], separateErrors: Bool = false) throws -> ToolOutput {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    let pipe = Pipe()
+    let pipe = Pipe(), errorPipe = Pipe()
     process.standardOutput = pipe
-    process.standardError = pipe
+    process.standardError = separateErrors ? errorPipe : pipe
     try process.run()
+    // Drain stderr on another thread so a chatty tool cannot block on a full pipe; the group's wait
+    // orders the write to `errors.data` before the read below.
+    let errors = DataBox()
+    let group = DispatchGroup()
+    if separateErrors {
+        group.enter()
+        DispatchQueue.global().async {
+            errors.data = errorPipe.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+    }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
     process.waitUntilExit()
-    return ToolOutput(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    return ToolOutput(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
+                      errors: String(decoding: errors.data, as: UTF8.self))
+}
+
+/// A reference holder for bytes filled on another thread.
+private final class DataBox: @unchecked Sendable {
+    /// The bytes read.
+    var data = Data()
+}
+
+/// The folder for files tests leave behind for `.ci/run` (`$FMEVAL_REPORT_ARTIFACTS`), or a fresh temporary one.
+func artifactFolder() throws -> URL {
+    let folder = ProcessInfo.processInfo.environment["FMEVAL_REPORT_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-report-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// What headless Chromium made of a page: the DOM after scripts ran, and the console messages it logged.
+struct BrowserRender {
+    /// The serialised DOM.
+    var dom: String
+    /// Lines of Chromium's log that carry page console output (errors, warnings, logs, CSP violations).
+    var console: [String]
+}
+
+/// Loads `page` in headless Chromium (`--dump-dom`, console to stderr); records a failure when Chromium is missing.
+func renderInChromium(_ page: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> BrowserRender? {
+    guard let chromium = findExecutable("chromium") else {
+        Issue.record("chromium is missing: install Debian package chromium (.ci/run does)", sourceLocation: sourceLocation)
+        return nil
+    }
+    let profile = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-chromium-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: profile) }
+    let result = try runTool(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                        "--user-data-dir=\(profile.path)", "--enable-logging=stderr", "--v=0",
+                                        "--virtual-time-budget=2000", "--dump-dom", page.absoluteString],
+                             separateErrors: true)
+    let console = result.errors.split(separator: "\n").map(String.init).filter { $0.contains(":CONSOLE") }
+    return BrowserRender(dom: result.output, console: console)
 }
 
 /// Writes `xml` to a temporary file and validates it with `xmllint --noout` (against `schema` when given).

@@ -50,3 +50,9 @@ import FMEvaluate
     #expect(ab.contains("  flipped s/a: passed → failed"))
     #expect(ab.contains("McNemar exact p = 1.0000"))
 }
+
+@Test(arguments: [(0.0, 1, "0.0"), (0.95, 1, "1.0"), (12.345, 2, "12.35"), (-0.004, 2, "0.00"), (-1.5, 0, "-2"),
+                  (99.94999, 1, "99.9"), (1e20, 1, "100000000000000000000.0"), (Double.nan, 1, "–"), (0.0625, 4, "0.0625")])
+func fixedFormattingMatchesPrintf(value: Double, decimals: Int, expected: String) {
+    #expect(Fixed.format(value, decimals) == expected)
+}
