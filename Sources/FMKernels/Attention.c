@@ -75,5 +75,10 @@ void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
     }
     float inverse = total > 0.0 ? (float)(1.0 / total) : 0.0f;
     for (int i = 0; i < dim; i++) out[i] = 0.0f;
-    for (int t = 0; t < npos; t++) fmk_axpy_f16(scores[t] * inverse, v + (size_t)t * v_stride, out, dim);
+    // Probabilities are rounded to half before weighting the values, as ggml's (non-flash) attention
+    // converts them for its f16 matrix product.
+    for (int t = 0; t < npos; t++) {
+        float p = fmk_f16_to_f32(fmk_f32_to_f16(scores[t] * inverse));
+        fmk_axpy_f16(p, v + (size_t)t * v_stride, out, dim);
+    }
 }

@@ -28,26 +28,17 @@ FMK_ATTR static inline __m128 FMK_NAME(scale_min)(const uint8_t *block) {
 
 FMK_ATTR static float FMK_NAME(dot_q4_1)(const uint8_t *row, int nb, const int8_t *xq,
                                          const float *xd, const float *xs) {
-    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+    // One accumulator and block order, as ggml's x86 vec_dot_q4_1_q8_1, so sums round the same way.
+    __m256 acc = _mm256_setzero_ps();
     float mins = 0.0f;
-    int b = 0;
-    for (; b + 2 <= nb; b += 2) {
-        const uint8_t *b0 = row + b * FMK_Q4_1_BYTES, *b1 = b0 + FMK_Q4_1_BYTES;
-        __m128 dm0 = FMK_NAME(scale_min)(b0), dm1 = FMK_NAME(scale_min)(b1);
-        __m256i p0 = FMK_DOT(FMK_NAME(nibbles)(b0 + 4), _mm256_loadu_si256((const __m256i *)(xq + b * FMK_BLOCK)));
-        __m256i p1 = FMK_DOT(FMK_NAME(nibbles)(b1 + 4), _mm256_loadu_si256((const __m256i *)(xq + b * FMK_BLOCK + FMK_BLOCK)));
-        acc0 = _mm256_fmadd_ps(_mm256_set1_ps(_mm_cvtss_f32(dm0) * xd[b]), _mm256_cvtepi32_ps(p0), acc0);
-        acc1 = _mm256_fmadd_ps(_mm256_set1_ps(_mm_cvtss_f32(dm1) * xd[b + 1]), _mm256_cvtepi32_ps(p1), acc1);
-        mins += _mm_cvtss_f32(_mm_movehdup_ps(dm0)) * xs[b] + _mm_cvtss_f32(_mm_movehdup_ps(dm1)) * xs[b + 1];
+    for (int b = 0; b < nb; b++) {
+        const uint8_t *block = row + b * FMK_Q4_1_BYTES;
+        __m128 dm = FMK_NAME(scale_min)(block);
+        __m256i p = FMK_DOT(FMK_NAME(nibbles)(block + 4), _mm256_loadu_si256((const __m256i *)(xq + b * FMK_BLOCK)));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(_mm_cvtss_f32(dm) * xd[b]), _mm256_cvtepi32_ps(p), acc);
+        mins = fmaf(_mm_cvtss_f32(_mm_movehdup_ps(dm)), xs[b], mins);
     }
-    for (; b < nb; b++) {
-        const uint8_t *b0 = row + b * FMK_Q4_1_BYTES;
-        __m128 dm0 = FMK_NAME(scale_min)(b0);
-        __m256i p0 = FMK_DOT(FMK_NAME(nibbles)(b0 + 4), _mm256_loadu_si256((const __m256i *)(xq + b * FMK_BLOCK)));
-        acc0 = _mm256_fmadd_ps(_mm256_set1_ps(_mm_cvtss_f32(dm0) * xd[b]), _mm256_cvtepi32_ps(p0), acc0);
-        mins += _mm_cvtss_f32(_mm_movehdup_ps(dm0)) * xs[b];
-    }
-    return FMK_NAME(hsum)(_mm256_add_ps(acc0, acc1)) + mins;
+    return FMK_NAME(hsum)(acc) + mins;
 }
 
 FMK_ATTR static void FMK_NAME(matvec_q4_1)(const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
@@ -73,7 +64,7 @@ FMK_ATTR static void FMK_NAME(row_q4_1_x4)(const uint8_t *row, int nb, const flo
     for (int t = 0; t < 4; t++) {
         const float *s = xs + t * (n / FMK_BLOCK);
         float mins = 0.0f;
-        for (int b = 0; b < nb; b++) mins += mw[b] * s[b];
+        for (int b = 0; b < nb; b++) mins = fmaf(mw[b], s[b], mins);
         out[t * out_stride] = FMK_NAME(hsum)(acc[t]) + mins;
     }
 }
@@ -117,24 +108,14 @@ FMK_ATTR static inline __m256i FMK_NAME(dot_i8)(__m256i wabs, __m256i wq, __m256
 }
 
 FMK_ATTR static float FMK_NAME(dot_q8_0)(const uint8_t *row, int nb, const int8_t *xq, const float *xd) {
-    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
-    int b = 0;
-    for (; b + 2 <= nb; b += 2) {
-        const uint8_t *b0 = row + b * FMK_Q8_0_BYTES, *b1 = b0 + FMK_Q8_0_BYTES;
-        __m256i w0 = _mm256_loadu_si256((const __m256i *)(b0 + 2));
-        __m256i w1 = _mm256_loadu_si256((const __m256i *)(b1 + 2));
-        __m256i p0 = FMK_NAME(dot_i8)(_mm256_sign_epi8(w0, w0), w0, _mm256_loadu_si256((const __m256i *)(xq + b * FMK_BLOCK)));
-        __m256i p1 = FMK_NAME(dot_i8)(_mm256_sign_epi8(w1, w1), w1, _mm256_loadu_si256((const __m256i *)(xq + b * FMK_BLOCK + FMK_BLOCK)));
-        acc0 = _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(fmk_read_u16(b0)) * xd[b]), _mm256_cvtepi32_ps(p0), acc0);
-        acc1 = _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(fmk_read_u16(b1)) * xd[b + 1]), _mm256_cvtepi32_ps(p1), acc1);
+    __m256 acc = _mm256_setzero_ps();
+    for (int b = 0; b < nb; b++) {
+        const uint8_t *block = row + b * FMK_Q8_0_BYTES;
+        __m256i wq = _mm256_loadu_si256((const __m256i *)(block + 2));
+        __m256i p = FMK_NAME(dot_i8)(_mm256_sign_epi8(wq, wq), wq, _mm256_loadu_si256((const __m256i *)(xq + b * FMK_BLOCK)));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(fmk_read_u16(block)) * xd[b]), _mm256_cvtepi32_ps(p), acc);
     }
-    for (; b < nb; b++) {
-        const uint8_t *b0 = row + b * FMK_Q8_0_BYTES;
-        __m256i w0 = _mm256_loadu_si256((const __m256i *)(b0 + 2));
-        __m256i p0 = FMK_NAME(dot_i8)(_mm256_sign_epi8(w0, w0), w0, _mm256_loadu_si256((const __m256i *)(xq + b * FMK_BLOCK)));
-        acc0 = _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(fmk_read_u16(b0)) * xd[b]), _mm256_cvtepi32_ps(p0), acc0);
-    }
-    return FMK_NAME(hsum)(_mm256_add_ps(acc0, acc1));
+    return FMK_NAME(hsum)(acc);
 }
 
 FMK_ATTR static void FMK_NAME(matvec_q8_0)(const uint8_t *w, int n, int row0, int row1, const int8_t *xq,

@@ -73,6 +73,19 @@ void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
                     const uint16_t *v, size_t v_stride, int npos, int dim, float scale,
                     float *scores, float *out);
 
+/// Dequantizes one row of `n` elements of ggml type `type` (0 F32, 1 F16, 3 Q4_1, 8 Q8_0) into floats;
+/// returns 0, or -1 for a type this library does not handle.
+int fmk_dequantize_row(int type, const void *row, int n, float *out);
+
+/// Atomically loads a 64-bit counter (acquire).
+int64_t fmk_atomic_load(const int64_t *p);
+/// Atomically stores a 64-bit counter (release).
+void fmk_atomic_store(int64_t *p, int64_t value);
+/// Atomically adds to a 64-bit counter and returns the new value (acquire-release).
+int64_t fmk_atomic_add(int64_t *p, int64_t delta);
+/// A spin-wait hint to the CPU (`pause` on x86).
+void fmk_cpu_relax(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,164 @@
+import FMKernels
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The slice of `0..<count` that thread `worker` of `workers` takes.
+@inline(__always) func share(_ count: Int, _ worker: Int, _ workers: Int) -> Range<Int> {
+    (count * worker / workers)..<(count * (worker + 1) / workers)
+}
+
+extension LlamaModel {
+    /// One pass over `tokens` (at most `maxBatch`) at positions `start…`, run by every pool thread.
+    /// Threads split matrix rows (each weight byte is read once per pass, by both cores at once) and
+    /// tokens or heads for the element-wise steps, meeting at barriers in between.
+    func forwardBatch(_ tokens: UnsafeBufferPointer<Int32>, start: Int, worker: Int, logits: Bool,
+                      mask: UnsafePointer<UInt32>?) {
+        let c = config, b = buffers, n = tokens.count, workers = pool.activeCount
+        let dim = c.dim, kvDim = c.kvDim, hiddenDim = c.hiddenDim, headDim = c.headDim
+        let mine = share(n, worker, workers)
+        for t in mine {
+            weights.embed(Int(tokens[t]), into: b.x + t * dim)
+            ropeTable(position: start + t, into: t)
+        }
+        for l in 0..<c.layerCount {
+            let layer = layers[l]
+            for t in mine {
+                if l > 0 { add(b.projected + t * dim, into: b.x + t * dim, count: dim) }
+                normalizeAndQuantize(b.x + t * dim, gain: layer.attentionNorm, token: t)
+            }
+            pool.barrier()
+            multiply(layer.query, tokens: n, out: b.q, stride: dim, worker: worker, workers: workers)
+            multiply(layer.key, tokens: n, out: b.k, stride: kvDim, worker: worker, workers: workers)
+            multiply(layer.value, tokens: n, out: b.v, stride: kvDim, worker: worker, workers: workers)
+            pool.barrier()
+            let keys = cache.keys(layer: l), values = cache.values(layer: l)
+            for t in mine {
+                rotate(b.q + t * dim, heads: c.headCount, token: t)
+                rotate(b.k + t * kvDim, heads: c.kvHeadCount, token: t)
+                fmk_f32_to_f16_row(b.q + t * dim, b.queryHalf + t * dim, Int32(dim))
+                fmk_f32_to_f16_row(b.k + t * kvDim, keys + (start + t) * kvDim, Int32(kvDim))
+                fmk_f32_to_f16_row(b.v + t * kvDim, values + (start + t) * kvDim, Int32(kvDim))
+            }
+            pool.barrier()
+            let group = c.headCount / c.kvHeadCount, scale = 1 / Float(headDim).squareRoot()
+            for pair in share(n * c.headCount, worker, workers) {
+                let t = pair / c.headCount, head = pair % c.headCount, kvOffset = (head / group) * headDim
+                fmk_attend_f16(b.queryHalf + t * dim + head * headDim, keys + kvOffset, kvDim, values + kvOffset, kvDim,
+                               Int32(start + t + 1), Int32(headDim), scale, b.scores + worker * b.positions,
+                               b.attention + t * dim + head * headDim)
+            }
+            pool.barrier()
+            for t in mine { quantize(b.attention + t * dim, count: dim, token: t) }
+            pool.barrier()
+            multiply(layer.attentionOutput, tokens: n, out: b.projected, stride: dim, worker: worker, workers: workers)
+            pool.barrier()
+            for t in mine {
+                add(b.projected + t * dim, into: b.x + t * dim, count: dim)
+                normalizeAndQuantize(b.x + t * dim, gain: layer.ffnNorm, token: t)
+            }
+            pool.barrier()
+            multiply(layer.gate, tokens: n, out: b.hidden, stride: hiddenDim, worker: worker, workers: workers)
+            multiply(layer.up, tokens: n, out: b.hidden2, stride: hiddenDim, worker: worker, workers: workers)
+            pool.barrier()
+            for t in mine {
+                swiglu(b.hidden + t * hiddenDim, b.hidden2 + t * hiddenDim, count: hiddenDim)
+                quantize(b.hidden + t * hiddenDim, count: hiddenDim, token: t)
+            }
+            pool.barrier()
+            multiply(layer.down, tokens: n, out: b.projected, stride: dim, worker: worker, workers: workers)
+            pool.barrier()
+        }
+        guard logits else { return }
+        let last = n - 1
+        if worker == 0 {
+            add(b.projected + last * dim, into: b.x + last * dim, count: dim)
+            normalizeAndQuantize(b.x + last * dim, gain: outputNorm, token: 0)
+        }
+        pool.barrier()
+        let rows = share(c.vocabSize, worker, workers), out = weights.output
+        if out.type == .q8_0 {
+            fmk_matvec_q8_0(out.data, Int32(out.cols), Int32(rows.lowerBound), Int32(rows.upperBound),
+                            b.actQuants, b.actScale, mask, b.logits)
+        } else {
+            fmk_matvec_q4_1(out.data, Int32(out.cols), Int32(rows.lowerBound), Int32(rows.upperBound),
+                            b.actQuants, b.actScale, b.actSum, b.logits)
+            if let mask {
+                for r in rows where (mask[r >> 5] >> UInt32(r & 31)) & 1 == 0 { b.logits[r] = -.infinity }
+            }
+        }
+    }
+
+    /// `out[t*stride + r] = row r · activations of token t` for this thread's share of rows.
+    @inline(__always)
+    private func multiply(_ m: QuantMatrix, tokens: Int, out: UnsafeMutablePointer<Float>, stride: Int,
+                          worker: Int, workers: Int) {
+        let rows = share(m.rows, worker, workers), b = buffers
+        let (r0, r1, cols) = (Int32(rows.lowerBound), Int32(rows.upperBound), Int32(m.cols))
+        switch (m.type == .q8_0, tokens == 1) {
+        case (false, true): fmk_matvec_q4_1(m.data, cols, r0, r1, b.actQuants, b.actScale, b.actSum, out)
+        case (false, false): fmk_matmul_q4_1(m.data, cols, r0, r1, b.actQuants, b.actScale, b.actSum, Int32(tokens), out, stride)
+        case (true, true): fmk_matvec_q8_0(m.data, cols, r0, r1, b.actQuants, b.actScale, nil, out)
+        case (true, false): fmk_matmul_q8_0(m.data, cols, r0, r1, b.actQuants, b.actScale, Int32(tokens), out, stride)
+        }
+    }
+
+    /// Quantizes `count` floats into token `t`'s slot of the activation buffers (rows `count` wide).
+    @inline(__always)
+    private func quantize(_ x: UnsafeMutablePointer<Float>, count: Int, token t: Int) {
+        let b = buffers
+        fmk_quantize_q8_1(x, Int32(count), b.actQuants + t * count, b.actScale + t * count / 32, b.actSum + t * count / 32)
+    }
+
+    /// RMSNorm of `x` (as ggml: sum of squares in double) times `gain` into `xb`, then quantized.
+    private func normalizeAndQuantize(_ x: UnsafeMutablePointer<Float>, gain: UnsafePointer<Float>, token t: Int) {
+        let dim = config.dim, out = buffers.xb + t * dim
+        var sum = 0.0
+        for i in 0..<dim { sum += Double(x[i] * x[i]) }
+        let mean = Float(sum / Double(dim))
+        let scale = 1 / (mean + config.rmsEpsilon).squareRoot()
+        for i in 0..<dim { out[i] = x[i] * scale * gain[i] }
+        quantize(out, count: dim, token: t)
+    }
+
+    @inline(__always)
+    private func add(_ delta: UnsafePointer<Float>, into x: UnsafeMutablePointer<Float>, count: Int) {
+        for i in 0..<count { x[i] += delta[i] }
+    }
+
+    /// gate = silu(gate) × up.
+    private func swiglu(_ gate: UnsafeMutablePointer<Float>, _ up: UnsafePointer<Float>, count: Int) {
+        for i in 0..<count {
+            let g = gate[i]
+            gate[i] = g / (1 + expf(-g)) * up[i]
+        }
+    }
+
+    /// cos/sin of RoPE angles for `position`, as ggml computes them (θ multiplied pair by pair).
+    private func ropeTable(position: Int, into slot: Int) {
+        let pairs = config.ropeDimensions / 2
+        let step = powf(config.ropeFrequencyBase, -2 / Float(config.ropeDimensions))
+        var theta = Float(position)
+        for i in 0..<pairs {
+            buffers.ropeCos[slot * pairs + i] = cosf(theta)
+            buffers.ropeSin[slot * pairs + i] = sinf(theta)
+            theta *= step
+        }
+    }
+
+    /// RoPE, NORM mode: rotates adjacent pairs of the first `ropeDimensions` of each head.
+    private func rotate(_ x: UnsafeMutablePointer<Float>, heads: Int, token: Int) {
+        let pairs = config.ropeDimensions / 2, headDim = config.headDim
+        let cosines = buffers.ropeCos + token * pairs, sines = buffers.ropeSin + token * pairs
+        for h in 0..<heads {
+            let v = x + h * headDim
+            for i in 0..<pairs {
+                let (x0, x1, cs, sn) = (v[2 * i], v[2 * i + 1], cosines[i], sines[i])
+                v[2 * i] = x0 * cs - x1 * sn
+                v[2 * i + 1] = x0 * sn + x1 * cs
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A per-step restriction on the next token (FMGrammar's matcher, joined by the engine adapter).
+public protocol TokenConstraint: AnyObject {
+    /// Sets the bit of every token allowed next: bit `id % 32` of word `id / 32`. The mask arrives zeroed.
+    func allowedTokens(_ mask: UnsafeMutableBufferPointer<UInt32>)
+    /// Told the token that was chosen (stop tokens included) before generation continues.
+    func accept(_ token: Int32)
+}
+
+/// What to generate: prompt token ids, a limit, stop ids, sampling, and an optional constraint.
+public struct GenerationRequest {
+    /// The full prompt (chat-templated), as token ids.
+    public var prompt: [Int32]
+    /// Most tokens to generate (stop tokens not counted).
+    public var maxTokens: Int
+    /// Tokens that end generation (not included in the output), e.g. `<|im_end|>`.
+    public var stopTokens: Set<Int32>
+    /// How tokens are chosen; greedy by default.
+    public var sampling: SamplingParameters
+    /// Restricts each step's choice; nil for free generation.
+    public var constraint: TokenConstraint?
+
+    /// A request with every field given.
+    public init(prompt: [Int32], maxTokens: Int, stopTokens: Set<Int32> = [], sampling: SamplingParameters = .greedy,
+                constraint: TokenConstraint? = nil) {
+        self.prompt = prompt
+        self.maxTokens = maxTokens
+        self.stopTokens = stopTokens
+        self.sampling = sampling
+        self.constraint = constraint
+    }
+}
+
+/// Why generation ended.
+public enum GenerationFinishReason: Sendable, Equatable {
+    /// A stop token was chosen (it is not part of the output).
+    case stop(Int32)
+    /// `maxTokens` were generated.
+    case length
+    /// The context window filled up.
+    case contextFull
+    /// The constraint allowed no token.
+    case constraintExhausted
+    /// The streaming callback asked to stop.
+    case cancelled
+}
+
+/// The generated tokens with accounting for Usage and timing.
+public struct GenerationResult: Sendable, Equatable {
+    /// Generated token ids, stop token excluded.
+    public var tokens: [Int32]
+    /// Why generation ended.
+    public var finishReason: GenerationFinishReason
+    /// Tokens in the prompt.
+    public var promptTokens: Int
+    /// Prompt tokens whose keys and values were reused from the previous request (cached input).
+    public var reusedPromptTokens: Int
+    /// Seconds spent processing the prompt (the part not reused).
+    public var prefillSeconds: Double
+    /// Seconds spent generating after the prompt.
+    public var decodeSeconds: Double
+}
+
+/// Runs requests against a model, keeping the KV cache of the previous request so that a following
+/// request sharing a prefix (instructions, tools) does not recompute it. Calls are serialized.
+public final class Generator: @unchecked Sendable {
+    /// The model generating.
+    public let model: LlamaModel
+    private var cachedTokens: [Int32] = []
+    private let mask: UnsafeMutableBufferPointer<UInt32>
+    private var lock = pthread_mutex_t()
+
+    /// A generator over `model` (which it then owns the cache of).
+    public init(model: LlamaModel) {
+        self.model = model
+        mask = .allocate(capacity: (model.config.vocabSize + 31) / 32)
+        pthread_mutex_init(&lock, nil)
+    }
+
+    deinit {
+        mask.deallocate()
+        pthread_mutex_destroy(&lock)
+    }
+
+    /// Forgets the cached prefix (the next request recomputes its whole prompt).
+    public func resetCache() {
+        pthread_mutex_lock(&lock)
+        cachedTokens = []
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// Generates for `request`, calling `onToken` with each token as it is chosen (return false to stop).
+    public func generate(_ request: GenerationRequest, onToken: (Int32) -> Bool = { _ in true }) throws -> GenerationResult {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        let prompt = request.prompt, capacity = model.cache.capacity
+        guard !prompt.isEmpty else {
+            throw LlamaRunError(message: "the prompt is empty; a request needs at least one token", isContextOverflow: false)
+        }
+        guard prompt.count < capacity else {
+            throw LlamaRunError(message: "the prompt has \(prompt.count) tokens but the context holds \(capacity); shorten the prompt or instructions",
+                                isContextOverflow: true)
+        }
+        var reuse = 0
+        while reuse < min(cachedTokens.count, prompt.count - 1) && cachedTokens[reuse] == prompt[reuse] { reuse += 1 }
+        cachedTokens.removeSubrange(reuse...)
+
+        var sampler = Sampler(request.sampling)
+        var result = GenerationResult(tokens: [], finishReason: .length, promptTokens: prompt.count,
+                                      reusedPromptTokens: reuse, prefillSeconds: 0, decodeSeconds: 0)
+        result.tokens.reserveCapacity(max(0, request.maxTokens))
+        let started = Self.now()
+        guard request.maxTokens > 0 else {
+            try prompt.withUnsafeBufferPointer {
+                try model.forward(UnsafeBufferPointer(rebasing: $0[reuse...]), startPosition: reuse, computeLogits: false)
+            }
+            cachedTokens = prompt
+            result.prefillSeconds = Self.now() - started
+            return result
+        }
+        let maskPointer = fillMask(request.constraint)
+        try prompt.withUnsafeBufferPointer {
+            try model.forward(UnsafeBufferPointer(rebasing: $0[reuse...]), startPosition: reuse, mask: maskPointer)
+        }
+        cachedTokens = prompt
+        let decodeStarted = Self.now()
+        result.prefillSeconds = decodeStarted - started
+
+        var position = prompt.count
+        while true {
+            guard let token = sampler.sample(model.logits) else {
+                result.finishReason = .constraintExhausted
+                break
+            }
+            request.constraint?.accept(token)
+            if request.stopTokens.contains(token) {
+                result.finishReason = .stop(token)
+                break
+            }
+            result.tokens.append(token)
+            if !onToken(token) {
+                result.finishReason = .cancelled
+                break
+            }
+            if result.tokens.count >= request.maxTokens {
+                result.finishReason = .length
+                break
+            }
+            if position >= capacity {
+                result.finishReason = .contextFull
+                break
+            }
+            let stepMask = fillMask(request.constraint)
+            var next = token
+            try withUnsafePointer(to: &next) {
+                try model.forward(UnsafeBufferPointer(start: $0, count: 1), startPosition: position, mask: stepMask)
+            }
+            cachedTokens.append(token)
+            position += 1
+        }
+        result.decodeSeconds = Self.now() - decodeStarted
+        return result
+    }
+
+    /// The next-token logits after `prompt` (a copy), reusing and updating the cached prefix.
+    public func logits(after prompt: [Int32]) throws -> [Float] {
+        _ = try generate(GenerationRequest(prompt: prompt, maxTokens: 1)) { _ in false }
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return Array(model.logits)
+    }
+
+    /// Asks the constraint for the next step's allowed tokens; nil when there is no constraint.
+    private func fillMask(_ constraint: TokenConstraint?) -> UnsafePointer<UInt32>? {
+        guard let constraint else { return nil }
+        mask.update(repeating: 0)
+        constraint.allowedTokens(mask)
+        return UnsafePointer(mask.baseAddress)
+    }
+
+    /// Monotonic seconds.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FMKernels
+
+/// An error from running the model: a token id or position outside what the model can take.
+public struct LlamaRunError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What went wrong and what to do.
+    public let message: String
+    /// True when the request needs more positions than the context holds.
+    public let isContextOverflow: Bool
+
+    /// A readable one-line description.
+    public var description: String { message }
+}
+
+/// Raw pointers to one layer's weights, so the hot loop touches no reference counts.
+struct LayerTable {
+    var attentionNorm: UnsafePointer<Float>
+    var ffnNorm: UnsafePointer<Float>
+    var query, key, value, attentionOutput, gate, up, down: QuantMatrix
+}
+
+/// A llama-family model ready to run: configuration, weights, KV cache, scratch buffers and a
+/// thread pool (llama2.c's config, weights and state, with one `forward`).
+///
+/// Not reentrant: one `forward` at a time (`Generator` serializes its callers).
+public final class LlamaModel: @unchecked Sendable {
+    /// The model's hyperparameters.
+    public let config: LlamaConfig
+    /// The weights (pointing into `file`'s memory map).
+    public let weights: LlamaWeights
+    /// The key/value cache shared by consecutive requests.
+    public let cache: KVCache
+    /// Threads every forward pass runs on.
+    public let pool: ThreadPool
+    /// Most tokens one prefill pass processes together (longer prompts run in several passes).
+    public let maxBatch: Int
+    /// The GGUF file whose map the weights point into (nil for in-memory test models).
+    public let file: GGUFFile?
+
+    let layers: UnsafeMutablePointer<LayerTable>
+    let norms: UnsafeMutablePointer<Float>
+    let buffers: ForwardBuffers
+    private let keepAlive: AnyObject?
+
+    /// Loads the model in `file`; `contextLength` (default: the model's, at most 8192) sizes the KV cache.
+    public convenience init(file: GGUFFile, contextLength: Int? = nil, threads: Int = ThreadPool.defaultThreadCount) throws {
+        let config = try LlamaConfig(file: file)
+        let weights = try LlamaWeights(file: file, config: config)
+        try self.init(config: config, weights: weights, file: file, keepAlive: nil,
+                      contextLength: contextLength, threads: threads)
+    }
+
+    /// Maps and loads the GGUF model at `path`.
+    public convenience init(path: String, contextLength: Int? = nil, threads: Int = ThreadPool.defaultThreadCount) throws {
+        try self.init(file: try GGUFFile(path: path), contextLength: contextLength, threads: threads)
+    }
+
+    /// A model over weights already in memory; `keepAlive` owns the storage they point into.
+    public init(config: LlamaConfig, weights: LlamaWeights, file: GGUFFile?, keepAlive: AnyObject?,
+                contextLength: Int? = nil, threads: Int = ThreadPool.defaultThreadCount, maxBatch: Int = 128) throws {
+        if let problem = config.validationProblem {
+            throw LlamaRunError(message: "unsupported model shape: \(problem)", isContextOverflow: false)
+        }
+        self.config = config
+        self.weights = weights
+        self.file = file
+        self.keepAlive = keepAlive
+        self.maxBatch = max(1, maxBatch)
+        let positions = max(1, min(contextLength ?? min(config.contextLength, 8192), 1 << 20))
+        cache = KVCache(layerCount: config.layerCount, kvDim: config.kvDim, capacity: positions)
+        pool = ThreadPool(threadCount: threads)
+        norms = .allocate(capacity: (2 * config.layerCount + 1) * config.dim)
+        layers = .allocate(capacity: config.layerCount)
+        for (i, layer) in weights.layers.enumerated() {
+            let attention = norms + 2 * i * config.dim, ffn = attention + config.dim
+            attention.update(from: layer.attentionNorm, count: config.dim)
+            ffn.update(from: layer.ffnNorm, count: config.dim)
+            (layers + i).initialize(to: LayerTable(
+                attentionNorm: attention, ffnNorm: ffn, query: layer.query, key: layer.key, value: layer.value,
+                attentionOutput: layer.attentionOutput, gate: layer.gate, up: layer.up, down: layer.down))
+        }
+        (norms + 2 * config.layerCount * config.dim).update(from: weights.outputNorm, count: config.dim)
+        buffers = ForwardBuffers(config: config, batch: self.maxBatch, positions: positions, threads: pool.activeCount)
+        adviseWillNeed()
+    }
+
+    deinit {
+        layers.deinitialize(count: config.layerCount)
+        layers.deallocate()
+        norms.deallocate()
+    }
+
+    /// Final RMSNorm gain.
+    var outputNorm: UnsafePointer<Float> { UnsafePointer(norms + 2 * config.layerCount * config.dim) }
+
+    /// Logits of the last token of the latest `forward` that computed them (`vocabSize` floats).
+    public var logits: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: buffers.logits, count: config.vocabSize) }
+
+    /// Asks the kernel to read the mapped weights ahead, so the first tokens do not fault page by page.
+    private func adviseWillNeed() {
+        guard let file else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        for tensor in file.tensors where tensor.byteCount > 0 {
+            let start = Int(bitPattern: tensor.data) & ~(page - 1)
+            let end = Int(bitPattern: tensor.data) + tensor.byteCount
+            madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_WILLNEED)
+        }
+    }
+
+    /// Runs `tokens` at positions `startPosition…`, filling the KV cache; when `computeLogits`, leaves
+    /// the last token's logits in `logits`. With `mask` (one bit per vocabulary id, set = allowed), rows
+    /// of the output layer the mask forbids are skipped and get -infinity.
+    public func forward(_ tokens: UnsafeBufferPointer<Int32>, startPosition: Int, computeLogits: Bool = true,
+                        mask: UnsafePointer<UInt32>? = nil) throws {
+        guard startPosition >= 0, startPosition + tokens.count <= cache.capacity else {
+            throw LlamaRunError(message: "context overflow: positions \(startPosition)..<\(startPosition + tokens.count) exceed the \(cache.capacity)-token context; shorten the prompt or lower the token limit",
+                                isContextOverflow: true)
+        }
+        if let bad = tokens.first(where: { $0 < 0 || Int($0) >= config.vocabSize }) {
+            throw LlamaRunError(message: "token id \(bad) is outside the vocabulary (0..<\(config.vocabSize))", isContextOverflow: false)
+        }
+        guard !tokens.isEmpty else { return }
+        var done = 0
+        while done < tokens.count {
+            let count = min(maxBatch, tokens.count - done)
+            let last = done + count == tokens.count
+            let chunk = UnsafeBufferPointer(rebasing: tokens[done..<(done + count)])
+            pool.run { worker in
+                self.forwardBatch(chunk, start: startPosition + done, worker: worker,
+                                  logits: computeLogits && last, mask: mask)
+            }
+            done += count
+        }
+    }
+
+    /// `forward` over an array of tokens.
+    public func forward(_ tokens: [Int32], startPosition: Int, computeLogits: Bool = true, mask: UnsafePointer<UInt32>? = nil) throws {
+        try tokens.withUnsafeBufferPointer { try forward($0, startPosition: startPosition, computeLogits: computeLogits, mask: mask) }
+    }
+}
+
+/// Scratch memory for one forward pass over up to `batch` tokens, allocated once.
+final class ForwardBuffers {
+    let x, xb, q, k, v, attention, projected, hidden, hidden2, logits, ropeCos, ropeSin, scores: UnsafeMutablePointer<Float>
+    let actScale, actSum: UnsafeMutablePointer<Float>
+    let actQuants: UnsafeMutablePointer<Int8>
+    let queryHalf: UnsafeMutablePointer<UInt16>
+    let positions: Int
+    private var allocations: [UnsafeMutableRawPointer] = []
+
+    init(config: LlamaConfig, batch: Int, positions: Int, threads: Int) {
+        self.positions = positions
+        var owned: [UnsafeMutableRawPointer] = []
+        func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * 4, alignment: 64)
+            owned.append(raw)
+            return raw.initializeMemory(as: Float.self, repeating: 0, count: max(count, 1))
+        }
+        let wide = max(config.dim, config.hiddenDim)
+        x = floats(batch * config.dim); xb = floats(batch * config.dim)
+        q = floats(batch * config.dim); k = floats(batch * config.kvDim); v = floats(batch * config.kvDim)
+        attention = floats(batch * config.dim); projected = floats(batch * config.dim)
+        hidden = floats(batch * config.hiddenDim); hidden2 = floats(batch * config.hiddenDim)
+        logits = floats(config.vocabSize)
+        ropeCos = floats(batch * config.ropeDimensions / 2); ropeSin = floats(batch * config.ropeDimensions / 2)
+        scores = floats(threads * positions)
+        actScale = floats(batch * wide / 32); actSum = floats(batch * wide / 32)
+        let quants = UnsafeMutableRawPointer.allocate(byteCount: batch * wide, alignment: 64)
+        let halves = UnsafeMutableRawPointer.allocate(byteCount: batch * config.dim * 2, alignment: 64)
+        owned += [quants, halves]
+        actQuants = quants.initializeMemory(as: Int8.self, repeating: 0, count: batch * wide)
+        queryHalf = halves.initializeMemory(as: UInt16.self, repeating: 0, count: batch * config.dim)
+        allocations = owned
+    }
+
+    deinit { for raw in allocations { raw.deallocate() } }
+}

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FMKernels
+
+/// A persistent pool of threads that run one body in lockstep, synchronized by spin barriers.
+///
+/// `run` hands the same body to every thread (the caller is thread 0); inside it, threads split
+/// work by index and meet at `barrier()`. Idle workers spin briefly, then sleep on a condition
+/// variable, so a pool between requests costs no CPU. One `run` at a time (the engine serializes).
+public final class ThreadPool: @unchecked Sendable {
+    /// Threads taking part in each `run`, the caller included.
+    public let threadCount: Int
+    private let shared: PoolShared
+    private var workers: [pthread_t] = []
+
+    /// Starts `threadCount - 1` workers (at least one thread: the caller).
+    public init(threadCount: Int) {
+        self.threadCount = max(1, threadCount)
+        shared = PoolShared(threadCount: self.threadCount)
+        for index in 1..<self.threadCount {
+            let context = Unmanaged.passRetained(WorkerContext(shared: shared, index: index)).toOpaque()
+            var thread = pthread_t()
+            let status = pthread_create(&thread, nil, { raw in
+                let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
+                context.shared.workerLoop(index: context.index)
+                return nil
+            }, context)
+            if status == 0 {
+                workers.append(thread)
+            } else {
+                Unmanaged<WorkerContext>.fromOpaque(context).release()
+            }
+        }
+        shared.activeThreads = workers.count + 1
+    }
+
+    /// The default size: one thread per available core, at most 8 (more does not help a small model),
+    /// or `FMEVAL_THREADS` when set.
+    public static var defaultThreadCount: Int {
+        if let text = getenv("FMEVAL_THREADS"), let value = Int(String(cString: text)), value > 0 { return value }
+        return max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8))
+    }
+
+    /// Threads that actually started (the caller included); `body` indices run over `0..<activeCount`.
+    public var activeCount: Int { shared.activeThreads }
+
+    deinit {
+        shared.shutdown()
+        for thread in workers { pthread_join(thread, nil) }
+    }
+
+    /// Runs `body(index)` on every thread, index 0 on the caller, and returns when all are done.
+    public func run(_ body: (Int) -> Void) {
+        withoutActuallyEscaping(body) { escapable in
+            shared.start(escapable)
+            escapable(0)
+            shared.waitForWorkers()
+        }
+    }
+
+    /// Waits until every thread of the current `run` has reached this call.
+    public func barrier() { shared.barrier() }
+}
+
+/// What a worker thread needs: the shared state and its index.
+private final class WorkerContext {
+    let shared: PoolShared
+    let index: Int
+    init(shared: PoolShared, index: Int) { self.shared = shared; self.index = index }
+}
+
+/// State shared by the pool's threads; counters live on separate cache lines.
+private final class PoolShared: @unchecked Sendable {
+    private static let line = 8
+    private let counters: UnsafeMutablePointer<Int64>
+    private let body: UnsafeMutablePointer<((Int) -> Void)?>
+    private var mutex = pthread_mutex_t()
+    private var wake = pthread_cond_t()
+    private var sleepers = 0
+    var activeThreads: Int
+
+    private var generation: UnsafeMutablePointer<Int64> { counters }
+    private var finished: UnsafeMutablePointer<Int64> { counters + Self.line }
+    private var arrivals: UnsafeMutablePointer<Int64> { counters + 2 * Self.line }
+    private var epoch: UnsafeMutablePointer<Int64> { counters + 3 * Self.line }
+    private var stopping: UnsafeMutablePointer<Int64> { counters + 4 * Self.line }
+
+    init(threadCount: Int) {
+        activeThreads = threadCount
+        counters = .allocate(capacity: 5 * Self.line)
+        counters.initialize(repeating: 0, count: 5 * Self.line)
+        body = .allocate(capacity: 1)
+        body.initialize(to: nil)
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&wake, nil)
+    }
+
+    deinit {
+        body.deinitialize(count: 1)
+        body.deallocate()
+        counters.deallocate()
+        pthread_cond_destroy(&wake)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    func start(_ work: @escaping (Int) -> Void) {
+        body.pointee = work
+        fmk_atomic_add(generation, 1)
+        pthread_mutex_lock(&mutex)
+        if sleepers > 0 { pthread_cond_broadcast(&wake) }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    func waitForWorkers() {
+        let target = fmk_atomic_load(generation) * Int64(activeThreads - 1)
+        var spins = 0
+        while fmk_atomic_load(finished) != target { Self.pause(&spins) }
+        body.pointee = nil
+    }
+
+    func barrier() {
+        guard activeThreads > 1 else { return }
+        let seen = fmk_atomic_load(epoch)
+        if fmk_atomic_add(arrivals, 1) == Int64(activeThreads) {
+            fmk_atomic_store(arrivals, 0)
+            fmk_atomic_add(epoch, 1)
+            return
+        }
+        var spins = 0
+        while fmk_atomic_load(epoch) == seen { Self.pause(&spins) }
+    }
+
+    func shutdown() {
+        fmk_atomic_store(stopping, 1)
+        pthread_mutex_lock(&mutex)
+        pthread_cond_broadcast(&wake)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    func workerLoop(index: Int) {
+        var seen: Int64 = 0
+        while true {
+            var spins = 0
+            while fmk_atomic_load(generation) == seen {
+                if fmk_atomic_load(stopping) != 0 { return }
+                spins += 1
+                if spins < 20_000 {
+                    fmk_cpu_relax()
+                } else {
+                    pthread_mutex_lock(&mutex)
+                    sleepers += 1
+                    while fmk_atomic_load(generation) == seen && fmk_atomic_load(stopping) == 0 {
+                        pthread_cond_wait(&wake, &mutex)
+                    }
+                    sleepers -= 1
+                    pthread_mutex_unlock(&mutex)
+                }
+            }
+            seen += 1
+            body.pointee?(index)
+            fmk_atomic_add(finished, 1)
+        }
+    }
+
+    /// Spins politely: `pause` at first, then yields the core to whoever we are waiting for.
+    private static func pause(_ spins: inout Int) {
+        spins += 1
+        if spins < 2_000 { fmk_cpu_relax() } else { sched_yield() }
+    }
+}
