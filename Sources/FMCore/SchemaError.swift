@@ -141,3 +141,8 @@ struct SchemaChecker {
         }
     }
 }
+
+extension GenerationSchema {
+    /// Apple's spelling: `GenerationSchema.SchemaError`.
+    public typealias SchemaError = FMCore.SchemaError
+}

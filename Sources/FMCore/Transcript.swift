@@ -227,3 +227,10 @@ public struct Transcript: Hashable, Sendable {
         }
     }
 }
+
+extension Transcript {
+    /// Apple's spelling: `Transcript.ToolCall`.
+    public typealias ToolCall = FMCore.ToolCall
+    /// Apple's spelling: `Transcript.ToolDefinition`.
+    public typealias ToolDefinition = FMCore.ToolDefinition
+}
