@@ -219,3 +219,35 @@ import Testing
         #expect(met.allGatesPass)
     }
 }
+
+@Suite struct TrajectoryEdgeTests {
+    @Test func partialAnyOrderGroupCountsItsMembers() {
+        let group = ToolExpectation.anyOrder([ToolCallExpectation("a"), ToolCallExpectation("b"), ToolCallExpectation("c")])
+        let metrics = ToolCallsEvaluator(TrajectoryExpectation(ordered: [group])).evaluate(callsSubject([("c", [:]), ("a", [:])]))
+        #expect(metric(metrics, "toolCalls.percentagePass")?.value == .scoring(2.0 / 3.0))
+        #expect(metric(metrics, "toolCalls.allPass")?.rationale == "ordered[0].anyOrder[1] b: b was never called (calls were c, a)")
+    }
+
+    @Test func anyOrderGroupWithExtrasBanned() {
+        let group = ToolExpectation.anyOrder([ToolCallExpectation("a"), ToolCallExpectation("b")])
+        let expectation = TrajectoryExpectation(ordered: [group, .call(ToolCallExpectation("c"))], allowsAdditionalToolCalls: false)
+        #expect(ToolCallsEvaluator(expectation).evaluate(callsSubject([("b", [:]), ("a", [:]), ("c", [:])])).allGatesPass)
+        let extra = ToolCallsEvaluator(expectation).evaluate(callsSubject([("b", [:]), ("x", [:]), ("a", [:]), ("c", [:])]))
+        #expect(metric(extra, "toolCalls.percentagePass")?.value == .scoring(0.75))
+    }
+
+    @Test func expectedConvenienceIsOneOrderedCall() {
+        let expectation = TrajectoryExpectation.expected("getCityInfo", arguments: [.keyOnly(argumentName: "city")])
+        #expect(expectation.ordered.count == 1 && expectation.allowsAdditionalToolCalls)
+        #expect(ToolCallsEvaluator(expectation).evaluate(callsSubject([("getCityInfo", ["city": "Oslo"])])).allGatesPass)
+        #expect(!ToolCallsEvaluator(expectation).evaluate(callsSubject([("getCityInfo", [:])])).allGatesPass)
+    }
+
+    @Test func pointerEscapesAndArrayIndexes() {
+        let arguments: GeneratedContent = ["a/b": ["x~y": 1], "list": [10, 20]]
+        #expect(JSONPointer.resolve("/a~1b/x~0y", in: arguments) == 1)
+        #expect(JSONPointer.resolve("/list/1", in: arguments) == 20)
+        #expect(JSONPointer.resolve("/list/2", in: arguments) == nil)
+        #expect(JSONPointer.resolve("list", in: arguments) == [10, 20])
+    }
+}

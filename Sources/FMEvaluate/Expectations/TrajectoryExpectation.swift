@@ -108,6 +108,11 @@ public struct TrajectoryExpectation: Codable, Equatable, Sendable {
         self.judgeEngine = judgeEngine
     }
 
+    /// Exactly one call to `toolName` whose arguments meet `arguments` (Apple's `init(expected:arguments:)`).
+    public static func expected(_ toolName: String, arguments: [ArgumentMatcher] = []) -> TrajectoryExpectation {
+        TrajectoryExpectation(ordered: [.call(ToolCallExpectation(toolName, arguments: arguments))])
+    }
+
     /// Reasons this expectation is contradictory or empty, for suite validation to report with a location.
     public var problems: [String] {
         var found: [String] = []
