@@ -2,7 +2,7 @@ import Testing
 @testable import FMEmbedded
 
 /// A small deterministic generator (64-bit LCG) for test data.
-struct TestRandom {
+struct SeededBytes {
     var state: UInt64
     mutating func next() -> UInt64 {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -55,7 +55,7 @@ struct TestRandom {
     }
 
     @Test func dequantizesEveryTypeFromASyntheticFile() throws {
-        var random = TestRandom(state: 42)
+        var random = SeededBytes(state: 42)
         var writer = GGUFWriter()
         var expected: [String: [Float]] = [:]
 
@@ -104,7 +104,7 @@ struct TestRandom {
     }
 
     @Test func quantizeRoundTripsWithinHalfAStep() throws {
-        var random = TestRandom(state: 7)
+        var random = SeededBytes(state: 7)
         let values = (0 ..< 256).map { _ in random.float(-4 ... 4) }
         for type in [GGMLType.q4_0, .q4_1, .q8_0] {
             let bytes = try Quant.quantize(values, as: type)

@@ -82,7 +82,7 @@ enum GGUFTestModel {
 
     @Test func roundTripsArbitraryUnicode() throws {
         let tokenizer = try GGUFTestModel.shared.get().tokenizer
-        var random = TestRandom(state: 99)
+        var random = SeededBytes(state: 99)
         let alphabet: [Unicode.Scalar] = ["a", "Z", " ", "\n", "\t", "'", "7", ".", "é", "ß", "日", "語", "🙂", "‑", "\u{301}", "½", "\u{A0}"]
         for _ in 0 ..< 200 {
             var text = ""
