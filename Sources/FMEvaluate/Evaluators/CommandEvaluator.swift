@@ -5,6 +5,11 @@ import Foundation
 /// (`{"value": "passing|failing|scoring|ignore", "score"?, "rationale"?, "threshold"?}`) from stdout.
 /// A command that cannot start, hangs past its timeout, crashes, exits non-zero or prints anything
 /// else yields a failing metric that says exactly that.
+///
+/// The subject on stdin is `EvaluationSubject`'s JSON: `prompt`, `instructions`, `text`, `content`, `schema`,
+/// `transcript` (Apple's transcript JSON), `structuredTranscript`, `usage`, `latencyMilliseconds`,
+/// `timeToFirstSnapshotMilliseconds`, `error` `{caseName, message}`, `snapshotCount`, `truncated`, `expected`
+/// (absent keys are null or missing).
 public struct CommandEvaluator: Evaluator {
     /// The command and its timeout.
     public let config: CommandConfig
