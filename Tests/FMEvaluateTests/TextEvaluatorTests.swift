@@ -71,3 +71,12 @@ import Testing
         #expect(fail.first?.rationale?.hasPrefix("the inner check held") == true)
     }
 }
+
+@Suite struct EqualsDiffTests {
+    @Test func structuredMismatchListsEachDifference() {
+        let expected: GeneratedContent = ["city": "Paris", "days": 3, "tags": ["a", "b"], "meta": ["x": 1]]
+        let actual: GeneratedContent = ["city": "Paris", "days": 4, "tags": ["a"], "extra": true]
+        let rationale = EqualsEvaluator(EqualsExpectation(expected)).evaluate(structuredSubject(actual)).first?.rationale ?? ""
+        #expect(rationale.contains("(/days: expected 3, got 4; /tags: expected 2 elements, got 1; /meta: missing; /extra: not expected)"))
+    }
+}

@@ -21,10 +21,22 @@ public struct EqualsEvaluator: Evaluator {
             return [.failing(name, rationale: reason)]
         case .found(let actual):
             let equal = outputMatches(actual, expectation.value, ignoreCase: expectation.ignoreCase)
-            let rationale = equal
+            var rationale = equal
                 ? "output\(where_) equals \(shown(expectation.value))"
                 : "expected\(where_) \(shown(expectation.value)), got \(shown(actual))"
+            if !equal, isContainer(actual), isContainer(expectation.value) {
+                let diff = differences(expected: expectation.value, actual: actual, at: expectation.path.map { $0.hasPrefix("/") ? $0 : "/" + $0 } ?? "")
+                if !diff.isEmpty { rationale += " (" + diff.joined(separator: "; ") + ")" }
+            }
             return [.check(name, equal, rationale: rationale)]
         }
+    }
+}
+
+/// Whether `value` is an object or array (values a field-by-field difference can explain).
+private func isContainer(_ value: GeneratedContent) -> Bool {
+    switch value.kind {
+    case .structure, .array: return true
+    default: return false
     }
 }

@@ -96,3 +96,33 @@ func outputMatches(_ actual: GeneratedContent, _ expected: GeneratedContent, ign
     }
     return actual == expected
 }
+
+/// Where two JSON values differ, as `pointer: expected X, got Y` lines (at most `limit`), for rationales.
+func differences(expected: GeneratedContent, actual: GeneratedContent, at path: String = "", limit: Int = 5) -> [String] {
+    var found: [String] = []
+    func walk(_ expected: GeneratedContent, _ actual: GeneratedContent, _ path: String) {
+        guard found.count < limit, expected != actual else { return }
+        let here = path.isEmpty ? "/" : path
+        switch (expected.kind, actual.kind) {
+        case (.structure(let wanted, let order), .structure(let got, let gotOrder)):
+            let child = { (key: String) in path + "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
+            for key in order {
+                if let value = got[key], let want = wanted[key] {
+                    walk(want, value, child(key))
+                } else if found.count < limit {
+                    found.append("\(child(key)): missing")
+                }
+            }
+            for key in gotOrder where wanted[key] == nil && found.count < limit {
+                found.append("\(child(key)): not expected")
+            }
+        case (.array(let wanted), .array(let got)):
+            if wanted.count != got.count { found.append("\(here): expected \(wanted.count) elements, got \(got.count)") }
+            for index in 0..<min(wanted.count, got.count) { walk(wanted[index], got[index], "\(path)/\(index)") }
+        default:
+            found.append("\(here): expected \(shown(expected)), got \(shown(actual))")
+        }
+    }
+    walk(expected, actual, path)
+    return found
+}

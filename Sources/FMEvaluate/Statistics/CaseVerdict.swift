@@ -14,7 +14,7 @@ public enum CaseStatus: String, Codable, Equatable, Sendable {
     case passed
     /// The gate does not hold.
     case failed
-    /// Some but not all attempts passed, and the gate still holds (a warning, not a failure).
+    /// Not every attempt passed, yet the gate holds (a warning, not a failure).
     case flaky
     /// An attempt hit an engine or infrastructure error; kept apart from `failed`.
     case error
