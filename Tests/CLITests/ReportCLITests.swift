@@ -21,7 +21,7 @@ private let candidateCases = [ReportFixtureCase(caseID: "paris", passed: false),
     let xml = try String(contentsOf: folder.appendingPathComponent("out/r.xml"), encoding: .utf8)
     #expect(xml.contains("baseline: regression"))
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("out/c.json"))) as? [String: Any]
-    #expect((json?["ab"] as? [String: Any])?["pValue"] as? Double == 1.0)
+    #expect((json?["ab"] as? [[String: Any]])?.first?["pValue"] as? Double == 1.0)
 }
 
 @Test func compareWithoutRegressionsExitsZero() throws {
@@ -42,7 +42,9 @@ private let candidateCases = [ReportFixtureCase(caseID: "paris", passed: false),
     let missing = try runFMEval(["compare", "a.json", "nope.json"], directory: folder)
     #expect(missing.status == 2 && missing.stderr.contains("nope.json: cannot read the results file"))
     let count = try runFMEval(["compare", "a.json"], directory: folder)
-    #expect(count.status == 2 && count.stderr.contains("give exactly two results files"))
+    #expect(count.status == 2 && count.stderr.contains("a.json holds one configuration only"))
+    let many = try runFMEval(["compare", "a.json", "a.json", "a.json"], directory: folder)
+    #expect(many.status == 2 && many.stderr.contains("got 3 files"))
 }
 
 @Test func mergeCombinesShardsIntoOneResultsFile() throws {
@@ -80,4 +82,21 @@ private let candidateCases = [ReportFixtureCase(caseID: "paris", passed: false),
     #expect(mixed.status == 2 && mixed.stderr.contains("merge only shards of one engine and model"))
     let none = try runFMEval(["merge"], directory: folder)
     #expect(none.status == 2)
+}
+
+@Test func compareOneFileComparesItsVariants() throws {
+    var cases: [ReportFixtureCase] = []
+    for index in 0..<6 {
+        cases.append(ReportFixtureCase(caseID: "c\(index)", variant: "terse", passed: true))
+        cases.append(ReportFixtureCase(caseID: "c\(index)", variant: "verbose", passed: index < 1))
+    }
+    let folder = try reportFixtureFolder(["ab.json": reportFixtureJSON(cases)])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let result = try runFMEval(["compare", "ab.json", "--json", "ab-out.json"], directory: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("A/B terse (A) vs verbose (B) over 6 paired cases"))
+    #expect(result.stdout.contains("McNemar exact p = 0.0625 (not significant at 5%)"))
+    #expect(result.stdout.contains("flipped city-info/c5: passed → failed"))
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("ab-out.json"))) as? [String: Any]
+    #expect((json?["ab"] as? [[String: Any]])?.count == 1)
 }
