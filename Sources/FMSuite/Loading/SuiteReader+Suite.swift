@@ -19,7 +19,7 @@ extension SuiteReader {
         let engine = keys["engine"].flatMap { engineName($0) } ?? "embedded"
         var suite = Suite(
             name: name, description: keys["description"].flatMap { string($0, "description") }, file: file,
-            engine: engine, model: keys["model"].flatMap { string($0, "model") },
+            engine: engine, model: keys["model"].flatMap { modelReference($0) },
             options: keys["options"].flatMap { options($0, "options") } ?? OptionsPatch(),
             instructions: keys["instructions"].flatMap { text($0, "instructions") },
             generating: keys["generating"].flatMap { generating($0) },
@@ -53,6 +53,13 @@ extension SuiteReader {
         return name
     }
 
+    /// `model:` — a name the engine looks up, or (when it contains '/') a file path relative to the suite.
+    func modelReference(_ node: YAMLNode) -> String? {
+        guard let reference = string(node, "model") else { return nil }
+        guard reference.contains("/") else { return reference }
+        return readableFile(reference, at: node, what: "model").map { $0.path }
+    }
+
     func variants(_ node: YAMLNode) -> [Variant] {
         guard let items = node.sequence else {
             report(node, "variants must be a list of {name, instructions?, prompt?, options?, engine?, model?}")
@@ -72,7 +79,7 @@ extension SuiteReader {
             found.append(Variant(name: name, instructions: keys["instructions"].flatMap { text($0, "variant instructions") },
                                  promptTemplate: keys["prompt"].flatMap { text($0, "variant prompt template") },
                                  options: keys["options"].flatMap { options($0, "variant options") } ?? OptionsPatch(),
-                                 engine: keys["engine"].flatMap { engineName($0) }, model: keys["model"].flatMap { string($0, "model") },
+                                 engine: keys["engine"].flatMap { engineName($0) }, model: keys["model"].flatMap { modelReference($0) },
                                  location: item.location))
         }
         return found
@@ -186,6 +193,9 @@ extension SuiteReader {
             }
             if (item.generating ?? suite.generating) == nil, (suite.defaults.expect + item.expect).contains(where: SuiteReader.needsRequestedSchema) {
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' checks constraints against the requested schema, but it generates free text; add 'generating:' or give the constraints a 'schema'"))
+            }
+            if case .turns(let lists)? = item.script, lists.count != (item.turns?.count ?? 1) {
+                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' script has \(lists.count) turn list\(lists.count == 1 ? "" : "s") but the case has \(item.turns?.count ?? 1) turn\((item.turns?.count ?? 1) == 1 ? "" : "s"); give one list of steps per turn"))
             }
             let engines = suite.variants.isEmpty ? [suite.engine] : suite.variants.map { $0.engine ?? suite.engine }
             if engines.contains("scripted") && item.script == nil {

@@ -135,14 +135,20 @@ final class SuiteReader {
         path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path).standardizedFileURL
     }
 
-    /// The text of a referenced file, or a diagnostic at the node that names it.
-    func readFile(_ path: String, at node: YAMLNode, what: String) -> (url: URL, text: String)? {
+    /// The resolved URL of an existing referenced file, or a diagnostic at the node that names it.
+    func readableFile(_ path: String, at node: YAMLNode, what: String) -> URL? {
         let url = resolve(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             report(node, "\(what) file '\(path)' not found (looked for \(url.path)); paths resolve relative to the suite file")
             return nil
         }
+        return url
+    }
+
+    /// The text of a referenced file, or a diagnostic at the node that names it.
+    func readFile(_ path: String, at node: YAMLNode, what: String) -> (url: URL, text: String)? {
+        guard let url = readableFile(path, at: node, what: what) else { return nil }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             report(node, "\(what) file '\(path)' cannot be read")
             return nil
