@@ -16,6 +16,8 @@ struct ByteNFA {
 
     /// Outgoing edges of each node.
     private(set) var edges: [[Edge]] = []
+    /// Nodes inside a free string's body, where the next `"` closes the string.
+    private(set) var stringBodyNodes = Set<Int>()
 
     /// Creates an automaton with one node, the start (node 0).
     init() { edges = [[]] }
@@ -30,6 +32,11 @@ struct ByteNFA {
     mutating func addNode() -> Int {
         edges.append([])
         return edges.count - 1
+    }
+
+    /// Marks `node` as a free string's body (see `GrammarOptions.maximumStringBytes`).
+    mutating func markStringBody(_ node: Int) {
+        stringBodyNodes.insert(node)
     }
 
     /// Adds a byte-range edge.

@@ -20,6 +20,10 @@ public final class Grammar: @unchecked Sendable {
     let isFinal: [Bool]
     /// Whether each state has at least one byte transition.
     let hasBytes: [Bool]
+    /// Whether each state is inside a free string's body (a `"` there closes the string).
+    let isStringBody: [Bool]
+    /// The options the grammar was compiled with (the matcher applies `maximumStringBytes`).
+    public let options: GrammarOptions
     /// The rule each state belongs to.
     let ruleOfState: [Int32]
     /// The start state of each rule.
@@ -33,8 +37,9 @@ public final class Grammar: @unchecked Sendable {
     public var ruleCount: Int { ruleStart.count }
 
     /// Determinizes each rule's automaton (rule 0 is the entry) and joins them into one table.
-    init(rules: [(name: String, nfa: ByteNFA, accept: Int)]) {
+    init(rules: [(name: String, nfa: ByteNFA, accept: Int)], options: GrammarOptions) {
         var next: [Int32] = []
+        var isStringBody: [Bool] = []
         var calls: [[Call]] = []
         var isFinal: [Bool] = []
         var ruleOfState: [Int32] = []
@@ -53,6 +58,7 @@ public final class Grammar: @unchecked Sendable {
                     Call(rule: Int32($0.rule), returnState: Int32($0.target) + base)
                 })
                 isFinal.append(automaton.isFinal[state])
+                isStringBody.append(automaton.isStringBody[state])
                 ruleOfState.append(Int32(ruleIndex))
             }
         }
@@ -64,6 +70,8 @@ public final class Grammar: @unchecked Sendable {
         self.calls = calls
         self.isFinal = isFinal
         self.hasBytes = hasBytes
+        self.isStringBody = isStringBody
+        self.options = options
         self.ruleOfState = ruleOfState
         self.ruleStart = ruleStart
         self.ruleNames = rules.map(\.name)
@@ -90,6 +98,8 @@ struct RuleAutomaton {
     var calls: [[(rule: Int, target: Int)]] = []
     /// Whether each state is final.
     var isFinal: [Bool] = []
+    /// Whether each state holds a string-body node.
+    var isStringBody: [Bool] = []
     /// Number of states.
     var stateCount: Int { isFinal.count }
 
@@ -149,6 +159,7 @@ struct RuleAutomaton {
             next.append(contentsOf: row)
             calls.append(callTargets.map { ($0.rule, intern(closure($0.targets))) })
             isFinal.append(set.contains(accept))
+            isStringBody.append(set.contains { nfa.stringBodyNodes.contains($0) })
             position += 1
         }
     }

@@ -15,26 +15,41 @@ extension Grammar {
     /// The grammar of one tool call: `{"name": <a tool's name>, "arguments": <that tool's parameters>}`
     /// for any of `tools` (the union over tools; arguments follow the chosen tool's schema).
     public static func toolCall(tools: [ToolDefinition], options: GrammarOptions = GrammarOptions()) throws -> Grammar {
-        guard !tools.isEmpty else {
+        try response(schema: nil, tools: tools, toolCallPrefix: "", options: options)
+    }
+
+    /// The grammar of a response that is either `toolCallPrefix` followed by a tool call (when
+    /// `tools` is not empty) or a JSON document satisfying `schema` (when it is given).
+    public static func response(
+        schema: GenerationSchema?, tools: [ToolDefinition], toolCallPrefix: String, options: GrammarOptions = GrammarOptions()
+    ) throws -> Grammar {
+        guard schema != nil || !tools.isEmpty else {
             throw LanguageModelError.unsupportedCapability(.init(debugDescription:
                 "a tool call was requested but no tools are allowed; define a tool or set toolCallingMode to disallowed"))
         }
         var compiler = SchemaCompiler(options: options)
         var nfa = ByteNFA()
         let end = nfa.addNode()
-        let open = compiler.space(&nfa, from: nfa.literal(Array("{\"name\":".utf8), from: nfa.start))
-        for (index, tool) in tools.enumerated() {
-            var cursor = nfa.literal(Array(GeneratedContent.quoted(tool.name).utf8), from: open)
-            cursor = compiler.space(&nfa, from: nfa.literal(Array(",".utf8), from: cursor))
-            cursor = compiler.space(&nfa, from: nfa.literal(Array("\"arguments\":".utf8), from: cursor))
-            do {
-                cursor = try compiler.value(.init(.reference("#")), of: tool.parameters, namespace: index + 1, path: "",
-                                            &nfa, from: cursor)
-            } catch LanguageModelError.unsupportedGenerationGuide(let context) {
-                throw LanguageModelError.unsupportedGenerationGuide(.init(debugDescription:
-                    "tool '\(tool.name)' arguments " + context.debugDescription))
+        if let schema {
+            let last = try compiler.value(.init(.reference("#")), of: schema, namespace: 0, path: "", &nfa, from: nfa.start)
+            nfa.addEpsilon(from: last, to: end)
+        }
+        if !tools.isEmpty {
+            let prefix = nfa.literal(Array(toolCallPrefix.utf8), from: nfa.start)
+            let open = compiler.space(&nfa, from: nfa.literal(Array("{\"name\":".utf8), from: prefix))
+            for (index, tool) in tools.enumerated() {
+                var cursor = nfa.literal(Array(GeneratedContent.quoted(tool.name).utf8), from: open)
+                cursor = compiler.space(&nfa, from: nfa.literal(Array(",".utf8), from: cursor))
+                cursor = compiler.space(&nfa, from: nfa.literal(Array("\"arguments\":".utf8), from: cursor))
+                do {
+                    cursor = try compiler.value(.init(.reference("#")), of: tool.parameters, namespace: index + 1, path: "",
+                                                &nfa, from: cursor)
+                } catch LanguageModelError.unsupportedGenerationGuide(let context) {
+                    throw LanguageModelError.unsupportedGenerationGuide(.init(debugDescription:
+                        "tool '\(tool.name)' arguments " + context.debugDescription))
+                }
+                nfa.addEpsilon(from: nfa.literal(Array("}".utf8), from: cursor), to: end)
             }
-            nfa.addEpsilon(from: nfa.literal(Array("}".utf8), from: cursor), to: end)
         }
         return compiler.finish(entry: nfa, accept: end)
     }

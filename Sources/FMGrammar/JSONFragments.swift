@@ -58,8 +58,9 @@ enum JSONFragments {
 
     /// A whole JSON string: quotes around any characters.
     static func string(_ nfa: inout ByteNFA, from: Int) -> Int {
-        let open = nfa.literal([UInt8(ascii: "\"")], from: from)
-        let body = nfa.repeated(from: open, minimum: 0, maximum: nil) { nfa, node in stringCharacter(&nfa, from: node) }
+        let body = nfa.literal([UInt8(ascii: "\"")], from: from)
+        nfa.markStringBody(body)
+        nfa.addEpsilon(from: stringCharacter(&nfa, from: body), to: body)
         return nfa.literal([UInt8(ascii: "\"")], from: body)
     }
 

@@ -1,13 +1,27 @@
 import FMCore
 
-/// How a schema's JSON may be written.
+/// How a schema's JSON may be written, and optional loop guards for small models.
+///
+/// The guards only narrow the language to a subset of valid documents: every document the grammar
+/// accepts still satisfies the schema. They stop a greedy model that repeats itself inside a string,
+/// an unbounded array or a recursive definition from running until `maximumResponseTokens`.
 public struct GrammarOptions: Hashable, Sendable {
     /// Allow one space after each `:` and `,` (never more: small models pad whitespace forever).
     public var allowsSpaceAfterSeparators: Bool
+    /// After this many bytes inside a free string (no enum or pattern), only a closing quote may follow.
+    public var maximumStringBytes: Int?
+    /// The most elements of an array whose schema sets no `maxItems` (never below its `minItems`).
+    public var maximumUnboundedItems: Int?
+    /// How many times a definition may contain itself (deeper recursion must take a non-recursive choice).
+    public var maximumRecursionDepth: Int?
 
-    /// Options; by default one optional space after separators.
-    public init(allowsSpaceAfterSeparators: Bool = true) {
+    /// Options; by default one optional space after separators and no loop guards.
+    public init(allowsSpaceAfterSeparators: Bool = true, maximumStringBytes: Int? = nil,
+                maximumUnboundedItems: Int? = nil, maximumRecursionDepth: Int? = nil) {
         self.allowsSpaceAfterSeparators = allowsSpaceAfterSeparators
+        self.maximumStringBytes = maximumStringBytes
+        self.maximumUnboundedItems = maximumUnboundedItems
+        self.maximumRecursionDepth = maximumRecursionDepth
     }
 }
 
@@ -17,6 +31,7 @@ struct SchemaCompiler {
     private var rules: [(name: String, nfa: ByteNFA, accept: Int)?] = []
     private var ruleForKey: [String: Int] = [:]
     private var inlineReferences: [String] = []
+    private var activeReferences: [String] = []
     private let options: GrammarOptions
 
     /// A compiler whose rule 0 is reserved for the entry rule.
@@ -28,7 +43,7 @@ struct SchemaCompiler {
     /// Sets the entry rule (rule 0) and returns the finished grammar.
     mutating func finish(entry nfa: ByteNFA, accept: Int) -> Grammar {
         rules[0] = ("entry", nfa, accept)
-        return Grammar(rules: rules.map { $0! })
+        return Grammar(rules: rules.map { $0! }, options: options)
     }
 
     /// Appends the optional single space allowed after a separator.
@@ -44,10 +59,10 @@ struct SchemaCompiler {
     ) throws -> Int {
         switch node.kind {
         case .object(let object):
-            let rule = try objectRule(object, of: schema, namespace: namespace, path: path, key: "\(namespace)|\(path)")
+            let rule = try objectRule(object, of: schema, namespace: namespace, path: path, key: inlineKey(namespace, path))
             return call(rule, &nfa, from: from)
         case .array(let array):
-            let rule = try arrayRule(array, of: schema, namespace: namespace, path: path, key: "\(namespace)|\(path)")
+            let rule = try arrayRule(array, of: schema, namespace: namespace, path: path, key: inlineKey(namespace, path))
             return call(rule, &nfa, from: from)
         case .reference(let name):
             return try reference(name, of: schema, namespace: namespace, path: path, &nfa, from: from)
@@ -84,6 +99,12 @@ struct SchemaCompiler {
         }
     }
 
+    /// The rule key of an object or array written in place: its path, within the chain of references
+    /// being compiled (so each recursion depth gets its own copy when depth is limited).
+    private func inlineKey(_ namespace: Int, _ path: String) -> String {
+        "\(namespace)|\(path)|" + activeReferences.joined(separator: ",")
+    }
+
     /// A call edge to `rule`.
     private func call(_ rule: Int, _ nfa: inout ByteNFA, from: Int) -> Int {
         let end = nfa.addNode()
@@ -102,11 +123,21 @@ struct SchemaCompiler {
         }
         let key = "\(namespace)|\(reference)"
         let pointer = String(reference.dropFirst())
+        let depth = options.maximumRecursionDepth == nil ? 0 : activeReferences.filter { $0 == key }.count
         switch target.kind {
-        case .object(let object):
-            return call(try objectRule(object, of: schema, namespace: namespace, path: pointer, key: key), &nfa, from: from)
-        case .array(let array):
-            return call(try arrayRule(array, of: schema, namespace: namespace, path: pointer, key: key), &nfa, from: from)
+        case .object, .array:
+            if let limit = options.maximumRecursionDepth, depth > limit { return nfa.addNode() }
+            activeReferences.append(key)
+            defer { activeReferences.removeLast() }
+            let rule: Int
+            if case .object(let object) = target.kind {
+                rule = try objectRule(object, of: schema, namespace: namespace, path: pointer, key: "\(key)#\(depth)")
+            } else if case .array(let array) = target.kind {
+                rule = try arrayRule(array, of: schema, namespace: namespace, path: pointer, key: "\(key)#\(depth)")
+            } else {
+                return nfa.addNode()
+            }
+            return call(rule, &nfa, from: from)
         default:
             guard !inlineReferences.contains(key) else {
                 throw unsupported(path, "the reference \(reference) refers back to itself without an object or array in between")
@@ -183,7 +214,8 @@ struct SchemaCompiler {
         let open = nfa.literal(Array("[".utf8), from: nfa.start)
         let close = UInt8(ascii: "]")
         if minimum == 0 { nfa.addBytes(from: open, close, close, to: accept) }
-        let unrolled = array.maxItems ?? max(minimum, 1)
+        let maximum = array.maxItems ?? options.maximumUnboundedItems.map { max($0, minimum) }
+        let unrolled = maximum ?? max(minimum, 1)
         let itemPath = path + "/items"
         var cursor = open
         for index in 0..<unrolled {
@@ -192,7 +224,7 @@ struct SchemaCompiler {
             cursor = try value(array.items, of: schema, namespace: namespace, path: itemPath, &nfa, from: node)
             if index + 1 >= minimum { nfa.addBytes(from: cursor, close, close, to: accept) }
         }
-        if array.maxItems == nil {
+        if maximum == nil {
             let separator = space(&nfa, from: nfa.literal(Array(",".utf8), from: cursor))
             let last = try value(array.items, of: schema, namespace: namespace, path: itemPath, &nfa, from: separator)
             nfa.addEpsilon(from: last, to: cursor)

@@ -13,6 +13,8 @@ public final class TokenMatcher {
     public private(set) var isTerminated = false
     /// The bytes accepted so far.
     public private(set) var acceptedBytes: [UInt8] = []
+    private var scratch: [UInt64] = []
+    private var stringRun = 0
 
     /// A matcher at the start of the grammar.
     public init(table: TokenTable) {
@@ -29,6 +31,7 @@ public final class TokenMatcher {
         canComplete = simulator.completed
         isTerminated = false
         acceptedBytes = []
+        stringRun = 0
     }
 
     /// True when the bytes so far form a complete document (an end token is allowed now).
@@ -63,6 +66,51 @@ public final class TokenMatcher {
         if canComplete {
             for id in vocabulary.endTokenIDs { mask[id >> 6] |= 1 << UInt64(id & 63) }
         }
+        if let limit = table.grammar.options.maximumStringBytes, stringRun >= limit, !configurations.isEmpty,
+           configurations.allSatisfy({ table.grammar.isStringBody[Int($0.state)] }) {
+            vocabulary.quoteStartMask.withUnsafeBufferPointer { quotes in
+                for index in 0..<wordCount { mask[index] &= quotes[index] }
+            }
+        }
+    }
+
+    /// Counts bytes written while every configuration sits in a free string's body.
+    private func updateStringRun(added: Int) {
+        let inString = !configurations.isEmpty && configurations.allSatisfy { table.grammar.isStringBody[Int($0.state)] }
+        stringRun = inString ? stringRun + added : 0
+    }
+
+    /// Fills `mask` in 32-bit words (bit `id % 32` of word `id / 32`), the layout the embedded
+    /// generator uses; words past the vocabulary stay zero.
+    public func fillNextTokenMask(_ mask: UnsafeMutableBufferPointer<UInt32>) {
+        if scratch.count != table.vocabulary.maskWordCount {
+            scratch = [UInt64](repeating: 0, count: table.vocabulary.maskWordCount)
+        }
+        scratch.withUnsafeMutableBufferPointer { fillNextTokenMask($0.baseAddress!) }
+        for index in 0..<mask.count {
+            let word = index >> 1
+            mask[index] = word < scratch.count ? UInt32(truncatingIfNeeded: scratch[word] >> UInt64((index & 1) * 32)) : 0
+        }
+    }
+
+    /// Advances past raw `bytes` (text the model wrote before the constraint took over); returns
+    /// false, changing nothing, when the grammar forbids them.
+    @discardableResult
+    public func advance(bytes: [UInt8]) -> Bool {
+        guard !isTerminated else { return false }
+        var trial = configurations
+        var complete = canComplete
+        for byte in bytes {
+            if trial.isEmpty { return false }
+            simulator.advance(&trial, byte: byte)
+            complete = simulator.completed
+            if trial.isEmpty && !complete { return false }
+        }
+        configurations = trial
+        canComplete = complete
+        acceptedBytes.append(contentsOf: bytes)
+        updateStringRun(added: bytes.count)
+        return true
     }
 
     /// The allowed token ids as an array (convenience for tests and tools; steps use `fillNextTokenMask`).
@@ -100,6 +148,7 @@ public final class TokenMatcher {
             acceptedBytes.append(contentsOf: bytes)
         }
         canComplete = simulator.completed
+        updateStringRun(added: table.vocabulary.tokens[id].count)
         return true
     }
 }

@@ -19,6 +19,9 @@ public final class TokenVocabulary: @unchecked Sendable {
     /// Start of each token's bytes in `bytes`, by id, plus one final end offset.
     let offsets: [Int]
 
+    /// Tokens whose first byte is `"`, as a mask (used to close over-long strings).
+    let quoteStartMask: [UInt64]
+
     /// The number of token ids (the width of a mask).
     public var count: Int { tokens.count }
     /// The number of 64-bit words a mask over this vocabulary needs.
@@ -52,6 +55,9 @@ public final class TokenVocabulary: @unchecked Sendable {
         }
         self.bytes = bytes
         self.offsets = offsets
+        var quotes = [UInt64](repeating: 0, count: (tokens.count + 63) / 64)
+        for id in ordinary where tokens[id][0] == UInt8(ascii: "\"") { quotes[id >> 6] |= 1 << UInt64(id & 63) }
+        self.quoteStartMask = quotes
     }
 
     /// Calls `body` with the bytes of token `id`.

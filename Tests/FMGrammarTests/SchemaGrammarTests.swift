@@ -81,10 +81,39 @@ import Testing
         }
     }
 
-    @Test func unsatisfiableBoundsAreRejectedAtCompile() throws {
-        let items = try GenerationSchema(json: #"{"type":"array","items":{"type":"string"},"minItems":3,"maxItems":2}"#)
-        #expect(throws: LanguageModelError.self) { try Grammar.json(schema: items) }
+    @Test func fractionalNumberBoundsAreRejectedAtCompile() throws {
         let fractional = try GenerationSchema(json: #"{"type":"number","minimum":0.5}"#)
         #expect(throws: LanguageModelError.self) { try Grammar.json(schema: fractional) }
+    }
+}
+
+/// The loop guards narrow the language without admitting invalid documents.
+@Suite struct LoopGuardTests {
+    @Test func recursionDepthAndUnboundedItemsAreCapped() throws {
+        let options = GrammarOptions(maximumUnboundedItems: 2, maximumRecursionDepth: 1)
+        let grammar = try Grammar.json(schema: ReferenceSchemas.load("person"), options: options)
+        #expect(grammar.accepts(Array(#"{"children":[{"children":[],"name":"b"}],"name":"a"}"#.utf8)))
+        #expect(!grammar.accepts(Array(#"{"children":[{"children":[{"children":[],"name":"c"}],"name":"b"}],"name":"a"}"#.utf8)))
+        let tags = try Grammar.json(schema: GenerationSchema(json: #"{"type":"array","items":{"type":"integer"},"minItems":1}"#),
+                                    options: options)
+        #expect(tags.accepts(Array("[1,2]".utf8)))
+        #expect(!tags.accepts(Array("[1,2,3]".utf8)))
+        #expect(!tags.accepts(Array("[]".utf8)))
+    }
+
+    @Test func longStringsAreClosed() throws {
+        let options = GrammarOptions(maximumStringBytes: 12)
+        let schema = try GenerationSchema(json: """
+            {"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"x-order":["name"],"additionalProperties":false}
+            """)
+        let table = TokenTable(grammar: try Grammar.json(schema: schema, options: options), vocabulary: SyntheticVocabulary.make())
+        let matcher = TokenMatcher(table: table)
+        let id = { (text: String) in table.vocabulary.tokens.firstIndex(of: Array(text.utf8))! }
+        for piece in ["{\"", "name", "\":\"", "Mitt", "ens"] { #expect(matcher.accept(id(piece)), "\(piece)") }
+        #expect(matcher.allowedTokens().contains(id("a")))
+        #expect(matcher.accept(id("Mitt")))
+        let allowed = matcher.allowedTokens()
+        #expect(!allowed.isEmpty)
+        #expect(allowed.allSatisfy { table.vocabulary.tokens[$0].first == UInt8(ascii: "\"") })
     }
 }
