@@ -101,6 +101,9 @@ struct SchemaChecker {
                     }
                 }
             case .array(let array):
+                if let negative = [array.minItems, array.maxItems].compactMap({ $0 }).first(where: { $0 < 0 }) {
+                    throw SchemaError.unsatisfiableBounds(schema: owner, detail: "an element count of \(negative) is negative", path: path)
+                }
                 if let minimum = array.minItems, let maximum = array.maxItems, minimum > maximum {
                     throw SchemaError.unsatisfiableBounds(schema: owner, detail: "minItems \(minimum) is above maxItems \(maximum)", path: path)
                 }

@@ -150,3 +150,12 @@ func badSchemasNameThePathAndTheProblem(json: String, fragment: String, path: St
     #expect(SchemaError.emptyTypeChoices(schema: "Color", path: "").description.contains("'Color'"))
     #expect(SchemaError.undefinedReferences(schema: "Cat", references: ["Age"], path: "/x").description.contains("'Age'"))
 }
+
+@Test func builderRejectsNegativeElementCounts() {
+    let list = DynamicGenerationSchema(name: "List", properties: [
+        .init(name: "items", schema: DynamicGenerationSchema(arrayOf: .string, minimumElements: -1)),
+    ])
+    #expect(throws: SchemaError.unsatisfiableBounds(schema: "List", detail: "an element count of -1 is negative", path: "/properties/items")) {
+        try GenerationSchema(root: list, dependencies: [])
+    }
+}
