@@ -114,3 +114,11 @@ private func jsonObject(_ text: String) throws -> [String: Any] {
     #expect(help.status == 0)
     #expect(help.stdout.contains("USAGE: fmeval transcript inspect FILE.json"))
 }
+
+@Test func schemaCheckReadsTheInstanceFromStandardInput() throws {
+    let result = try runFMEval(["schema", "check", appleReference("age.json"), "-"], stdin: #"{"years": 1.5, "months": 2}"#)
+    #expect(result.status == 1)
+    let violations = try #require(try jsonObject(result.stdout)["violations"] as? [[String: Any]])
+    #expect(violations.map { $0["path"] as? String } == ["/years"])
+    #expect(violations.first?["keyword"] as? String == "type")
+}
