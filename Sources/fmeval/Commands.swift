@@ -11,4 +11,5 @@ let allCommands: [Command.Type] = [
     ModelFetchCommand.self,
     ModelInfoCommand.self,
     BenchMaskCommand.self,
+    RespondCommand.self,
 ]

@@ -100,4 +100,38 @@ import Testing
         #expect(result.stderr.contains("not a GGUF file"))
         #expect(contents(cache).isEmpty)
     }
+
+    @Test func respondGeneratesGreedilyFromTheChatTemplate() throws {
+        let prompt = "What is the capital of France?"
+        let result = try runFMEval(["respond", "--json", "--max-tokens", "6", prompt])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let tokens = try #require(object["tokens"] as? [Int])
+        let usage = try #require(object["usage"] as? [String: Int])
+        // llama.cpp's prompt for this question (default system prompt) has 37 tokens, and its five
+        // best first tokens are these (../shared/reference/smollm2/greedy-public.json); exact greedy
+        // agreement is the engine tests' job, the prompt path is this test's.
+        #expect(usage["inputTokens"] == 37)
+        #expect(usage["outputTokens"] == tokens.count && usage["cachedInputTokens"] == 0)
+        #expect(tokens.count == 6)
+        #expect([60, 504, 15319, 2219, 7026].contains(tokens.first ?? -1))
+        #expect(object["finishReason"] as? String == "length")
+        let text = try #require(object["text"] as? String)
+        #expect(!text.isEmpty)
+
+        let streamed = try runFMEval(["respond", "--max-tokens", "6", prompt])
+        #expect(streamed.status == 0)
+        #expect(streamed.stdout == text + "\n")
+        let retokenized = try runFMEval(["tokenize", "--json", text])
+        #expect(retokenized.stdout.contains(tokens.prefix(2).map(String.init).joined(separator: ",")))
+    }
+
+    @Test func respondRejectsBadInput() throws {
+        let missing = try runFMEval(["respond"])
+        #expect(missing.status == 2 && missing.stderr.contains("expected one PROMPT"))
+        let zero = try runFMEval(["respond", "--max-tokens", "0", "hi"])
+        #expect(zero.status == 2 && zero.stderr.contains("--max-tokens"))
+        let notModel = try runFMEval(["respond", "--model", "Package.swift", "hi"])
+        #expect(notModel.status == 2 && notModel.stderr.contains("not a GGUF file"))
+    }
 }

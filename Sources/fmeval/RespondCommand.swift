@@ -1,0 +1,135 @@
+import FMCore
+import FMEmbedded
+import Foundation
+
+/// `fmeval respond [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] PROMPT`: one greedy reply.
+struct RespondCommand: Command {
+    static let path = ["respond"]
+    static let summary = "Generate one greedy response to a prompt with the embedded model (like Apple's `fm respond`)"
+    static let help = """
+    USAGE: fmeval respond [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] PROMPT
+
+    Renders PROMPT (and TEXT as the system message; without it, the model's default system prompt)
+    with the model's ChatML template, then generates greedily until <|im_end|>/EOS or N tokens
+    (default \(defaultMaxTokens)). The reply streams to standard output as it is generated.
+    --json prints instead {"text", "tokens" (the generated ids), "finishReason" (stop | length |
+    contextFull), "usage" {inputTokens, cachedInputTokens, outputTokens, reasoningTokens}}.
+    The default model is fetched on first use (progress on standard error); --model uses another
+    llama-family GGUF with a GPT-2 BPE tokenizer and a ChatML template.
+
+    EXIT CODES: 0 ok · 2 missing PROMPT, bad flag, unreadable FILE or prompt longer than the context ·
+    3 the default model could not be fetched or loaded.
+    """
+
+    /// Tokens generated when --max-tokens is not given.
+    static let defaultMaxTokens = 256
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        var parser = Arguments(arguments, command: "respond")
+        let json = parser.flag("--json")
+        let instructions = try parser.option("--instructions")
+        let maxTokens = try parser.intOption("--max-tokens", minimum: 1) ?? defaultMaxTokens
+        let modelPath = try parser.option("--model")
+        let prompts = try parser.finish()
+        guard prompts.count == 1 else {
+            throw CLIError.invalidInput("respond: expected one PROMPT argument (quote it), got \(prompts.count); see 'fmeval help respond'")
+        }
+        let file = try openModel(modelPath)
+        let userSupplied = modelPath != nil
+        let tokenizer = try openTokenizer(file, userSupplied: userSupplied)
+        let template: ChatTemplate
+        let generator: Generator
+        do {
+            template = try ChatTemplate(file: file)
+            generator = Generator(model: try LlamaModel(file: file))
+        } catch let error as GGUFError {
+            let message = (userSupplied ? "--model: " : "") + error.description
+            throw userSupplied ? CLIError.invalidInput(message) : CLIError.infrastructure(message)
+        }
+        let promptText = template.render(instructions: instructions, prompt: prompts[0])
+        let promptIDs = tokenizer.tokenize(promptText, parseSpecial: true).map { Int32($0) }
+        let request = GenerationRequest(prompt: promptIDs, maxTokens: maxTokens,
+                                        stopTokens: Set(tokenizer.stopIDs.map { Int32($0) }))
+        var stream = UTF8Stream()
+        let result: GenerationResult
+        do {
+            result = try generator.generate(request) { token in
+                if !json { stream.write(tokenizer.detokenize([Int(token)])) }
+                return true
+            }
+        } catch let error as LlamaRunError {
+            throw error.isContextOverflow ? CLIError.invalidInput("respond: \(error.message)")
+                                          : CLIError.infrastructure("respond: \(error.message)")
+        }
+        let ids = result.tokens.map { Int($0) }
+        if json {
+            print(report(text: tokenizer.text(ids), ids: ids, result: result).jsonString)
+        } else {
+            stream.finish()
+        }
+        return ExitCode.ok
+    }
+
+    /// The `--json` object.
+    static func report(text: String, ids: [Int], result: GenerationResult) -> GeneratedContent {
+        let usage = Usage(inputTokens: result.promptTokens, cachedInputTokens: result.reusedPromptTokens,
+                          outputTokens: ids.count, reasoningTokens: 0)
+        let finish: String
+        switch result.finishReason {
+        case .stop: finish = "stop"
+        case .length: finish = "length"
+        case .contextFull: finish = "contextFull"
+        case .constraintExhausted: finish = "constraintExhausted"
+        case .cancelled: finish = "cancelled"
+        }
+        return GeneratedContent(properties: [
+            ("text", GeneratedContent(text)),
+            ("tokens", GeneratedContent(ids.map { GeneratedContent($0) })),
+            ("finishReason", GeneratedContent(finish)),
+            ("usage", GeneratedContent(properties: [
+                ("inputTokens", GeneratedContent(usage.inputTokens)),
+                ("cachedInputTokens", GeneratedContent(usage.cachedInputTokens)),
+                ("outputTokens", GeneratedContent(usage.outputTokens)),
+                ("reasoningTokens", GeneratedContent(usage.reasoningTokens)),
+            ])),
+        ])
+    }
+}
+
+/// Writes generated bytes to standard output as soon as they form whole UTF-8 characters
+/// (a token may end in the middle of a multi-byte character).
+struct UTF8Stream {
+    private var pending: [UInt8] = []
+
+    /// Appends `bytes` and writes every complete character so far.
+    mutating func write(_ bytes: [UInt8]) {
+        pending.append(contentsOf: bytes)
+        let complete = completePrefixLength(pending)
+        guard complete > 0 else { return }
+        FileHandle.standardOutput.write(Data(pending[0 ..< complete]))
+        pending.removeFirst(complete)
+    }
+
+    /// Writes whatever is left (an incomplete character becomes U+FFFD) and a final newline.
+    mutating func finish() {
+        let rest = String(decoding: pending, as: UTF8.self)
+        FileHandle.standardOutput.write(Data((rest + "\n").utf8))
+        pending.removeAll()
+    }
+
+    /// The length of the longest prefix that does not end inside a multi-byte character.
+    private func completePrefixLength(_ bytes: [UInt8]) -> Int {
+        var index = bytes.count
+        var back = 0
+        while index > 0 && back < 4 {
+            let byte = bytes[index - 1]
+            if byte & 0xC0 != 0x80 {
+                let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                return back + 1 >= length ? bytes.count : index - 1
+            }
+            index -= 1
+            back += 1
+        }
+        return bytes.count
+    }
+}
