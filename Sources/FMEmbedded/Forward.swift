@@ -34,20 +34,21 @@ extension LlamaModel {
             multiply(layer.key, tokens: n, out: b.k, stride: kvDim, worker: worker, workers: workers)
             multiply(layer.value, tokens: n, out: b.v, stride: kvDim, worker: worker, workers: workers)
             pool.barrier()
-            let keys = cache.keys(layer: l), values = cache.values(layer: l)
+            let keys = cache.keys(layer: l), values = cache.values(layer: l), capacity = cache.capacity
             for t in mine {
                 rotate(b.q + t * dim, heads: c.headCount, token: t)
                 rotate(b.k + t * kvDim, heads: c.kvHeadCount, token: t)
                 fmk_f32_to_f16_row(b.q + t * dim, b.queryHalf + t * dim, Int32(dim))
                 fmk_f32_to_f16_row(b.k + t * kvDim, keys + (start + t) * kvDim, Int32(kvDim))
-                fmk_f32_to_f16_row(b.v + t * kvDim, values + (start + t) * kvDim, Int32(kvDim))
+                let position = start + t
+                for i in 0..<kvDim { values[i * capacity + position] = fmk_f32_to_f16(b.v[t * kvDim + i]) }
             }
             pool.barrier()
             let group = c.headCount / c.kvHeadCount, scale = 1 / Float(headDim).squareRoot()
             for pair in share(n * c.headCount, worker, workers) {
                 let t = pair / c.headCount, head = pair % c.headCount, kvOffset = (head / group) * headDim
-                fmk_attend_f16(b.queryHalf + t * dim + head * headDim, keys + kvOffset, kvDim, values + kvOffset, kvDim,
-                               Int32(start + t + 1), Int32(headDim), scale, b.scores + worker * b.positions,
+                fmk_attend_f16(b.queryHalf + t * dim + head * headDim, keys + kvOffset, kvDim, values + kvOffset * capacity,
+                               capacity, Int32(start + t + 1), Int32(headDim), scale, b.scores + worker * b.scoreStride,
                                b.attention + t * dim + head * headDim)
             }
             pool.barrier()
@@ -64,7 +65,7 @@ extension LlamaModel {
             multiply(layer.up, tokens: n, out: b.hidden2, stride: hiddenDim, worker: worker, workers: workers)
             pool.barrier()
             for t in mine {
-                swiglu(b.hidden + t * hiddenDim, b.hidden2 + t * hiddenDim, count: hiddenDim)
+                fmk_swiglu(b.hidden + t * hiddenDim, b.hidden2 + t * hiddenDim, Int32(hiddenDim))
                 quantize(b.hidden + t * hiddenDim, count: hiddenDim, token: t)
             }
             pool.barrier()
@@ -128,14 +129,6 @@ extension LlamaModel {
         for i in 0..<count { x[i] += delta[i] }
     }
 
-    /// gate = silu(gate) × up.
-    private func swiglu(_ gate: UnsafeMutablePointer<Float>, _ up: UnsafePointer<Float>, count: Int) {
-        for i in 0..<count {
-            let g = gate[i]
-            gate[i] = g / (1 + expf(-g)) * up[i]
-        }
-    }
-
     /// cos/sin of RoPE angles for `position`, as ggml computes them (θ multiplied pair by pair).
     private func ropeTable(position: Int, into slot: Int) {
         let pairs = config.ropeDimensions / 2
@@ -156,8 +149,9 @@ extension LlamaModel {
             let v = x + h * headDim
             for i in 0..<pairs {
                 let (x0, x1, cs, sn) = (v[2 * i], v[2 * i + 1], cosines[i], sines[i])
-                v[2 * i] = x0 * cs - x1 * sn
-                v[2 * i + 1] = x0 * sn + x1 * cs
+                // Fused as GCC contracts ggml's `x0*cos - x1*sin` and `x0*sin + x1*cos`.
+                v[2 * i] = (-(x1 * sn)).addingProduct(x0, cs)
+                v[2 * i + 1] = (x1 * cs).addingProduct(x0, sn)
             }
         }
     }

@@ -5,7 +5,9 @@ import Darwin
 #endif
 
 /// Keys and values of every layer for positions `0..<capacity`, stored as IEEE halves (as llama.cpp
-/// does by default). Memory is reserved up front but only pages that positions reach become resident.
+/// does by default). Keys are position-major; values are transposed (one row of `capacity` positions
+/// per value element), as llama.cpp's non-flash attention keeps them, so `p·v` reads contiguous rows.
+/// Memory is reserved up front but only pages that positions reach become resident.
 public final class KVCache: @unchecked Sendable {
     /// Positions the cache can hold.
     public let capacity: Int
@@ -34,6 +36,6 @@ public final class KVCache: @unchecked Sendable {
     /// The keys of `layer`, position-major (`kvDim` halves per position).
     @inline(__always) public func keys(layer: Int) -> UnsafeMutablePointer<UInt16> { keys + layer * capacity * kvDim }
 
-    /// The values of `layer`, position-major (`kvDim` halves per position).
+    /// The values of `layer`, transposed: element `i` of position `t` at `i * capacity + t`.
     @inline(__always) public func values(layer: Int) -> UnsafeMutablePointer<UInt16> { values + layer * capacity * kvDim }
 }

@@ -150,10 +150,13 @@ final class ForwardBuffers {
     let actQuants: UnsafeMutablePointer<Int8>
     let queryHalf: UnsafeMutablePointer<UInt16>
     let positions: Int
+    /// Floats per thread in `scores`: positions rounded up to whole 16-lane chunks.
+    let scoreStride: Int
     private var allocations: [UnsafeMutableRawPointer] = []
 
     init(config: LlamaConfig, batch: Int, positions: Int, threads: Int) {
         self.positions = positions
+        scoreStride = (positions + 15) / 16 * 16
         var owned: [UnsafeMutableRawPointer] = []
         func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
             let raw = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * 4, alignment: 64)
@@ -167,7 +170,7 @@ final class ForwardBuffers {
         hidden = floats(batch * config.hiddenDim); hidden2 = floats(batch * config.hiddenDim)
         logits = floats(config.vocabSize)
         ropeCos = floats(batch * config.ropeDimensions / 2); ropeSin = floats(batch * config.ropeDimensions / 2)
-        scores = floats(threads * positions)
+        scores = floats(threads * scoreStride)
         actScale = floats(batch * wide / 32); actSum = floats(batch * wide / 32)
         let quants = UnsafeMutableRawPointer.allocate(byteCount: batch * wide, alignment: 64)
         let halves = UnsafeMutableRawPointer.allocate(byteCount: batch * config.dim * 2, alignment: 64)

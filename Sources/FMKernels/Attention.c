@@ -1,84 +1,138 @@
-// Half-precision attention kernels: keys and values are cached as IEEE halves (as llama.cpp does).
+// Attention over the half-precision KV cache, computed with llama.cpp's CPU numerics (non-flash path):
+// q·k in half inputs with one 16-lane accumulator per score, softmax with ggml's vector expf summed
+// 16 lanes at a time into a double, probabilities rounded to half, then p·v per output element with
+// a 16-lane accumulator over positions. Every level (portable, AVX2, AVX-512) gives identical bits.
 #include "Internal.h"
 #include <math.h>
 
-static float dot_f16_portable(const uint16_t *a, const uint16_t *b, int n) {
-    float sum = 0.0f;
-    for (int i = 0; i < n; i++) sum += fmk_f16_to_f32(a[i]) * fmk_f16_to_f32(b[i]);
-    return sum;
+/// Sum of 16 lanes in the order of `_mm512_reduce_add_ps`: halves, quarters, then pairs.
+static inline float reduce16(const float *l) {
+    float t3[8], t6[4];
+    for (int i = 0; i < 8; i++) t3[i] = l[i + 8] + l[i];
+    for (int i = 0; i < 4; i++) t6[i] = t3[i + 4] + t3[i];
+    return (t6[0] + t6[2]) + (t6[1] + t6[3]);
 }
 
-static void axpy_f16_portable(float a, const uint16_t *x, float *y, int n) {
-    for (int i = 0; i < n; i++) y[i] += a * fmk_f16_to_f32(x[i]);
-}
-
-#ifdef FMK_X86
-FMK_AVX2 static float dot_f16_avx2(const uint16_t *a, const uint16_t *b, int n) {
-    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
-    int i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m256 a0 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(a + i)));
-        __m256 b0 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(b + i)));
-        __m256 a1 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(a + i + 8)));
-        __m256 b1 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(b + i + 8)));
-        acc0 = _mm256_fmadd_ps(a0, b0, acc0);
-        acc1 = _mm256_fmadd_ps(a1, b1, acc1);
+#define FMK_ATTEND_LANES_BODY                                                                      \
+    int padded = (npos + 15) & ~15;                                                                \
+    float max = -INFINITY;                                                                         \
+    for (int t = 0; t < npos; t++) {                                                               \
+        const uint16_t *key = k + (size_t)t * k_stride;                                            \
+        float acc[16] = {0};                                                                       \
+        for (int c = 0; c < dim; c += 16)                                                          \
+            for (int l = 0; l < 16; l++)                                                           \
+                acc[l] = fmaf(fmk_f16_to_f32(q[c + l]), fmk_f16_to_f32(key[c + l]), acc[l]);       \
+        scores[t] = reduce16(acc) * scale;                                                         \
+        if (scores[t] > max) max = scores[t];                                                      \
+    }                                                                                              \
+    double total = 0.0;                                                                            \
+    for (int c = 0; c < padded; c += 16) {                                                         \
+        float lane[16];                                                                            \
+        for (int l = 0; l < 16; l++) lane[l] = c + l < npos ? fmk_exp(scores[c + l] - max) : 0.0f; \
+        for (int l = 0; l < 16; l++) scores[c + l] = lane[l];                                      \
+        total += (double)reduce16(lane);                                                           \
+    }                                                                                              \
+    float inverse = (float)(1.0 / total);                                                          \
+    for (int t = 0; t < padded; t++) scores[t] = fmk_f16_to_f32(fmk_f32_to_f16(scores[t] * inverse)); \
+    for (int d = 0; d < dim; d++) {                                                                \
+        const uint16_t *row = v + (size_t)d * v_stride;                                            \
+        float acc[16] = {0};                                                                       \
+        for (int c = 0; c < padded; c += 16)                                                       \
+            for (int l = 0; l < 16 && c + l < npos; l++)                                           \
+                acc[l] = fmaf(scores[c + l], fmk_f16_to_f32(row[c + l]), acc[l]);                  \
+        out[d] = reduce16(acc);                                                                    \
     }
-    __m256 v = _mm256_add_ps(acc0, acc1);
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    float sum = _mm_cvtss_f32(s);
-    for (; i < n; i++) sum += _cvtsh_ss(a[i]) * _cvtsh_ss(b[i]);
-    return sum;
+
+static void attend_portable(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
+                            size_t v_stride, int npos, int dim, float scale, float *scores, float *out) {
+    FMK_ATTEND_LANES_BODY
 }
 
-FMK_AVX2 static void axpy_f16_avx2(float a, const uint16_t *x, float *y, int n) {
-    __m256 va = _mm256_set1_ps(a);
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 vx = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + i)));
-        _mm256_storeu_ps(y + i, _mm256_fmadd_ps(va, vx, _mm256_loadu_ps(y + i)));
+#ifdef FMK_X86
+FMK_AVX2 static void attend_avx2(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
+                                 size_t v_stride, int npos, int dim, float scale, float *scores, float *out) {
+    FMK_ATTEND_LANES_BODY
+}
+
+/// ggml's AVX-512 expf, sixteen lanes.
+FMK_VNNI static inline __m512 exp16(__m512 x) {
+    const __m512 shift = _mm512_set1_ps(0x1.8p23f);
+    __m512 z = _mm512_fmadd_ps(x, _mm512_set1_ps(0x1.715476p+0f), shift);
+    __m512 n = _mm512_sub_ps(z, shift);
+    __m512 b = _mm512_fnmadd_ps(n, _mm512_set1_ps(0x1.7f7d1cp-20f), _mm512_fnmadd_ps(n, _mm512_set1_ps(0x1.62e4p-1f), x));
+    __mmask16 big = _mm512_cmp_ps_mask(_mm512_abs_ps(n), _mm512_set1_ps(192), _CMP_GT_OQ);
+    __m512 u = _mm512_mul_ps(b, b);
+    __m512 high = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_set1_ps(0x1.0e4020p-7f), b, _mm512_set1_ps(0x1.573e2ep-5f)), u,
+                                  _mm512_fmadd_ps(_mm512_set1_ps(0x1.555e66p-3f), b, _mm512_set1_ps(0x1.fffdb6p-2f)));
+    __m512 j = _mm512_fmadd_ps(high, u, _mm512_fmadd_ps(_mm512_set1_ps(0x1.ffffecp-1f), b, _mm512_set1_ps(1.0f)));
+    __m512 result = _mm512_scalef_ps(j, n);
+    if (!big) return result;
+    __m512 zero = _mm512_setzero_ps();
+    __m512 saturated = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(n, zero, _CMP_LE_OQ), _mm512_set1_ps(INFINITY), zero);
+    return _mm512_mask_blend_ps(big, result, saturated);
+}
+
+FMK_VNNI static inline float reduce512(__m512 x) {
+    float lanes[16];
+    _mm512_storeu_ps(lanes, x);
+    return reduce16(lanes);
+}
+
+FMK_VNNI static void attend_avx512(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
+                                   size_t v_stride, int npos, int dim, float scale, float *scores, float *out) {
+    int padded = (npos + 15) & ~15;
+    float max = -INFINITY;
+    for (int t = 0; t < npos; t++) {
+        const uint16_t *key = k + (size_t)t * k_stride;
+        __m512 acc = _mm512_setzero_ps();
+        for (int c = 0; c < dim; c += 16) {
+            __m512 qv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(q + c)));
+            __m512 kv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(key + c)));
+            acc = _mm512_fmadd_ps(qv, kv, acc);
+        }
+        scores[t] = reduce512(acc) * scale;
+        if (scores[t] > max) max = scores[t];
     }
-    for (; i < n; i++) y[i] += a * _cvtsh_ss(x[i]);
+    for (int t = npos; t < padded; t++) scores[t] = -INFINITY;
+    double total = 0.0;
+    __m512 top = _mm512_set1_ps(max);
+    for (int c = 0; c < padded; c += 16) {
+        __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(scores + c), top));
+        _mm512_storeu_ps(scores + c, e);
+        total += (double)reduce512(e);
+    }
+    __m512 inverse = _mm512_set1_ps((float)(1.0 / total));
+    for (int c = 0; c < padded; c += 16) {
+        __m256i halves = _mm512_cvtps_ph(_mm512_mul_ps(_mm512_loadu_ps(scores + c), inverse), _MM_FROUND_TO_NEAREST_INT);
+        _mm512_storeu_ps(scores + c, _mm512_cvtph_ps(halves));
+    }
+    __mmask16 tail = (__mmask16)(npos & 15 ? (1u << (npos & 15)) - 1 : 0xFFFF);
+    for (int d = 0; d < dim; d++) {
+        const uint16_t *row = v + (size_t)d * v_stride;
+        __m512 acc = _mm512_setzero_ps();
+        for (int c = 0; c < padded; c += 16) {
+            __mmask16 live = c + 16 <= npos ? (__mmask16)0xFFFF : tail;
+            __m512 values = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(live, row + c));
+            acc = _mm512_mask3_fmadd_ps(_mm512_loadu_ps(scores + c), values, acc, live);
+        }
+        out[d] = reduce512(acc);
+    }
 }
 #endif
-
-float fmk_dot_f16(const uint16_t *a, const uint16_t *b, int n) {
-#ifdef FMK_X86
-    if (fmk_active_level() >= FMK_LEVEL_AVX2) return dot_f16_avx2(a, b, n);
-#endif
-    return dot_f16_portable(a, b, n);
-}
-
-void fmk_axpy_f16(float a, const uint16_t *x, float *y, int n) {
-#ifdef FMK_X86
-    if (fmk_active_level() >= FMK_LEVEL_AVX2) { axpy_f16_avx2(a, x, y, n); return; }
-#endif
-    axpy_f16_portable(a, x, y, n);
-}
 
 void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
                     const uint16_t *v, size_t v_stride, int npos, int dim, float scale,
                     float *scores, float *out) {
-    float max = -INFINITY;
-    for (int t = 0; t < npos; t++) {
-        float s = fmk_dot_f16(q, k + (size_t)t * k_stride, dim) * scale;
-        scores[t] = s;
-        if (s > max) max = s;
+#ifdef FMK_X86
+    int level = fmk_active_level();
+    if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0) {
+        attend_avx512(q, k, k_stride, v, v_stride, npos, dim, scale, scores, out);
+        return;
     }
-    double total = 0.0;
-    for (int t = 0; t < npos; t++) {
-        float e = expf(scores[t] - max);
-        scores[t] = e;
-        total += (double)e;
+    if (level >= FMK_LEVEL_AVX2) {
+        attend_avx2(q, k, k_stride, v, v_stride, npos, dim, scale, scores, out);
+        return;
     }
-    float inverse = total > 0.0 ? (float)(1.0 / total) : 0.0f;
-    for (int i = 0; i < dim; i++) out[i] = 0.0f;
-    // Probabilities are rounded to half before weighting the values, as ggml's (non-flash) attention
-    // converts them for its f16 matrix product.
-    for (int t = 0; t < npos; t++) {
-        float p = fmk_f16_to_f32(fmk_f32_to_f16(scores[t] * inverse));
-        fmk_axpy_f16(p, v + (size_t)t * v_stride, out, dim);
-    }
+#endif
+    attend_portable(q, k, k_stride, v, v_stride, npos, dim, scale, scores, out);
 }

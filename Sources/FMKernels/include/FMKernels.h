@@ -61,17 +61,18 @@ void fmk_matmul_q8_0(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd,
                      int ntok, float *out, size_t out_stride);
 
-/// Dot product of two half vectors, accumulated in float.
-float fmk_dot_f16(const uint16_t *a, const uint16_t *b, int n);
-/// y[i] += a * x[i] for a half vector x.
-void fmk_axpy_f16(float a, const uint16_t *x, float *y, int n);
-
-/// One attention head over `npos` cached positions with half keys/values:
-/// scores[t] = scale * q·k_t, softmax, out = Σ softmax_t v_t. `q` is a half vector of `dim`;
-/// key t is at k + t*k_stride, value t at v + t*v_stride; `scores` has room for `npos` floats.
+/// One attention head over `npos` cached positions with half keys and values, llama.cpp's numerics:
+/// scores[t] = scale · q·k_t, softmax, out[d] = Σ_t p_t v[d][t]. `q` has `dim` halves (`dim` a multiple
+/// of 16); key t is at k + t*k_stride; values are transposed: element (t, d) at v[d*v_stride + t].
+/// `scores` has room for `npos` rounded up to 16 floats.
 void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
                     const uint16_t *v, size_t v_stride, int npos, int dim, float scale,
                     float *scores, float *out);
+
+/// e^x as ggml's AVX-512 vector expf computes it (an approximation within 1.5 ulp, bit-reproducible).
+float fmk_exp(float x);
+/// gate[i] = silu(gate[i]) × up[i], with silu(x) = x / (1 + fmk_exp(-x)) as ggml's SwiGLU.
+void fmk_swiglu(float *gate, const float *up, int n);
 
 /// Dequantizes one row of `n` elements of ggml type `type` (0 F32, 1 F16, 3 Q4_1, 8 Q8_0) into floats;
 /// returns 0, or -1 for a type this library does not handle.

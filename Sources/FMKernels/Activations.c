@@ -1,0 +1,50 @@
+// Element-wise activations computed bit-for-bit as ggml's AVX-512 CPU path does (its vector expf
+// approximation), because SmolLM2's activation outliers make later Q8 roundings sensitive to the
+// last bit: matching llama.cpp's greedy output needs the same floats, not just close ones.
+#include "Internal.h"
+#include <math.h>
+
+/// ggml's vector expf for one lane: range reduction by n = round(x·log2 e), a degree-5 polynomial,
+/// scaling by 2^n; |n| > 192 saturates to 0 or infinity.
+#define FMK_EXP_BODY                                                                  \
+    const float shift = 0x1.8p23f;                                                    \
+    float z = fmaf(x, 0x1.715476p+0f, shift);                                         \
+    float n = z - shift;                                                              \
+    float b = fmaf(-n, 0x1.62e4p-1f, x);                                              \
+    b = fmaf(-n, 0x1.7f7d1cp-20f, b);                                                 \
+    if (fabsf(n) > 192.0f) return n <= 0.0f ? 0.0f : INFINITY;                         \
+    float u = b * b;                                                                  \
+    float high = fmaf(fmaf(0x1.0e4020p-7f, b, 0x1.573e2ep-5f), u, fmaf(0x1.555e66p-3f, b, 0x1.fffdb6p-2f)); \
+    float j = fmaf(high, u, fmaf(0x1.ffffecp-1f, b, 1.0f));                           \
+    return ldexpf(j, (int)n);
+
+#ifdef FMK_X86
+FMK_AVX2 static float exp_fma(float x) { FMK_EXP_BODY }
+#endif
+static float exp_portable(float x) { FMK_EXP_BODY }
+
+float fmk_exp(float x) {
+#ifdef FMK_X86
+    if (fmk_active_level() >= FMK_LEVEL_AVX2) return exp_fma(x);
+#endif
+    return exp_portable(x);
+}
+
+#ifdef FMK_X86
+FMK_AVX2 static void swiglu_fma(float *gate, const float *up, int n) {
+    for (int i = 0; i < n; i++) {
+        float x = gate[i];
+        gate[i] = x / (1.0f + exp_fma(0.0f - x)) * up[i];
+    }
+}
+#endif
+
+void fmk_swiglu(float *gate, const float *up, int n) {
+#ifdef FMK_X86
+    if (fmk_active_level() >= FMK_LEVEL_AVX2) { swiglu_fma(gate, up, n); return; }
+#endif
+    for (int i = 0; i < n; i++) {
+        float x = gate[i];
+        gate[i] = x / (1.0f + exp_portable(0.0f - x)) * up[i];
+    }
+}
