@@ -1,11 +1,15 @@
 /// The fixed parts of the HTML report: stylesheet, script and content-security policy.
 ///
 /// The policy forbids every network fetch (`default-src 'none'`), so the report is provably
-/// self-contained; the one inline script only filters and expands rows, and the summary reads
-/// without it.
+/// self-contained, and allows exactly one script, fmeval's own, by its SHA-256: even if escaping ever
+/// let model output through as markup, the browser would refuse to run it. The script only filters
+/// and expands rows; the summary reads without it.
 enum HTMLStyle {
+    /// Base64 SHA-256 of `script` (a test recomputes it; Chromium blocks the script if it is stale).
+    static let scriptHash = "rb5Y9xW6HUZEsz+3ggJhWSZbowGL/Bn6obD0iAuRosk="
+
     /// The `Content-Security-Policy` meta value.
-    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-\(scriptHash)'; img-src data:"
 
     /// The inline stylesheet.
     static let css = """

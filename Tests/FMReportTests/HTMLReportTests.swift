@@ -56,3 +56,25 @@ import Testing
     #expect(html.contains("McNemar exact p = 1.0000"))
     #expect(html.contains("Flipped cases"))
 }
+
+@Test func scriptHashInThePolicyMatchesTheScript() throws {
+    // Recompute with coreutils so the check does not trust our own code; a stale hash would make
+    // every browser refuse the report's script.
+    guard let tool = findExecutable("sha256sum") else {
+        Issue.record("sha256sum (coreutils) is missing")
+        return
+    }
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-script-\(UUID().uuidString).js")
+    try Data(HTMLStyle.script.utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let hex = try #require(try runTool(tool, [file.path]).output.split(separator: " ").first)
+    var bytes: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+        let next = hex.index(index, offsetBy: 2)
+        bytes.append(try #require(UInt8(hex[index..<next], radix: 16)))
+        index = next
+    }
+    #expect(Data(bytes).base64EncodedString() == HTMLStyle.scriptHash, "update HTMLStyle.scriptHash")
+    #expect(HTMLReport.render(sampleRun()).contains("script-src 'sha256-\(HTMLStyle.scriptHash)'"))
+}
