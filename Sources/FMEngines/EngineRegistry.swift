@@ -71,6 +71,7 @@ public enum EngineRegistry {
     public static let builders: [String: Builder] = [
         "scripted": { _ in ScriptedEngineProvider() },
         "replay": { try ReplayEngine.provider($0) },
+        "embedded": { try EmbeddedEngine.provider($0) },
     ]
 
     /// The names of available engines, sorted.

@@ -1,0 +1,172 @@
+import FMCore
+import FMEmbedded
+import FMGrammar
+import Foundation
+
+/// The in-process GGUF llama engine (`--engine embedded`): ChatML prompts from the transcript,
+/// structured output and tool calls under grammar-constrained decoding (the grammar channel) and/or
+/// the schema shown in the prompt (the prompt channel), streaming text and partial structures, and
+/// real token counts with the reused prompt prefix reported as cached input.
+public final class EmbeddedEngine: LanguageModelEngine {
+    public let identity: EngineIdentity
+    public let capabilities = EngineCapabilities.all
+    /// The generator (model + KV cache of the previous request).
+    public let generator: Generator
+    /// The model's tokenizer.
+    public let tokenizer: Tokenizer
+    /// The model's chat template.
+    public let template: ChatTemplate
+    /// The vocabulary as grammars see it (stop ids end generation, control ids are never allowed).
+    public let vocabulary: TokenVocabulary
+    private let grammars = GrammarCache()
+
+    /// Loads the model at `path` (nil: the default model, fetched on first use).
+    public convenience init(modelPath: String?, progress: (String) -> Void = { _ in }) throws {
+        let url = try modelPath.map { URL(fileURLWithPath: $0) } ?? ModelStore.defaultModelURL(progress: progress)
+        let file = try GGUFFile(path: url.path)
+        let hash = modelPath == nil ? ModelSpec.smolLM2.sha256 : nil
+        try self.init(file: file, modelName: url.deletingPathExtension().lastPathComponent, modelHash: hash)
+    }
+
+    /// An engine over an opened GGUF file.
+    public init(file: GGUFFile, modelName: String, modelHash: String?) throws {
+        let model = try LlamaModel(file: file)
+        generator = Generator(model: model)
+        tokenizer = try Tokenizer(file: file)
+        template = try ChatTemplate(file: file)
+        vocabulary = TokenVocabulary(tokens: tokenizer.allTokenBytes, endTokenIDs: tokenizer.stopIDs.sorted(),
+                                     specialTokenIDs: tokenizer.specialTokenIDs)
+        identity = EngineIdentity(name: "embedded", model: modelName, modelHash: modelHash)
+    }
+
+    /// True when the default model is already in the model store (no download needed).
+    public static var isDefaultModelCached: Bool { ModelStore().isCached }
+
+    /// The prompt's token ids for `request`.
+    public func promptTokens(for request: EngineRequest) throws -> [Int32] {
+        let messages = try EmbeddedPromptFormat.messages(for: request, defaultSystemPrompt: template.defaultSystemPrompt)
+        return try EmbeddedPromptFormat.tokens(of: messages, tokenizer: tokenizer)
+    }
+
+    public func promptTokenCount(for request: EngineRequest) throws -> Int? {
+        try promptTokens(for: request).count
+    }
+
+    public func respond(to request: EngineRequest, onEvent: (EngineEvent) -> Void) throws -> EngineResponse {
+        try checkCapabilities(for: request)
+        let prompt = try promptTokens(for: request)
+        let tools = EmbeddedPromptFormat.offeredTools(request)
+        let constraint = try makeConstraint(for: request, tools: tools)
+        let capacity = generator.model.cache.capacity
+        let limit = max(0, min(request.options.maximumResponseTokens ?? capacity, capacity - prompt.count))
+        let generation = GenerationRequest(prompt: prompt, maxTokens: limit, stopTokens: Set(tokenizer.stopIDs.map(Int32.init)),
+                                           sampling: Self.sampling(request.options), constraint: constraint)
+        return try withoutActuallyEscaping(onEvent) { onEvent in
+            var stream = EmbeddedOutputStream(tokenizer: tokenizer, mayCallTools: !tools.isEmpty,
+                                              structured: request.schema != nil, onEvent: onEvent)
+            let result: GenerationResult
+            do {
+                result = try generator.generate(generation) { token in
+                    stream.append(Int(token))
+                    return true
+                }
+            } catch let error as LlamaRunError where error.isContextOverflow {
+                throw LanguageModelError.contextSizeExceeded(.init(debugDescription: error.message))
+            }
+            return finish(result, stream: &stream, request: request, tools: tools, constraint: constraint, onEvent: onEvent)
+        }
+    }
+
+    /// The response for a finished generation: tool calls, or text and (when asked) the structure.
+    private func finish(_ result: GenerationResult, stream: inout EmbeddedOutputStream, request: EngineRequest,
+                        tools: [ToolDefinition], constraint: EmbeddedConstraint?,
+                        onEvent: (EngineEvent) -> Void) -> EngineResponse {
+        let usage = Usage(inputTokens: result.promptTokens, cachedInputTokens: result.reusedPromptTokens,
+                          outputTokens: result.tokens.count)
+        let finish: FinishReason = result.finishReason == .length || result.finishReason == .contextFull ? .length : .stop
+        let text = stream.text
+        if !tools.isEmpty, let calls = EmbeddedOutputParser.toolCalls(in: text, lenient: request.schema == nil,
+                                                                         transcript: request.transcript) {
+            for call in calls { onEvent(.toolCall(call)) }
+            return EngineResponse(text: "", toolCalls: calls, finishReason: .toolCalls, usage: usage)
+        }
+        stream.flush()
+        var content: GeneratedContent?
+        if request.schema != nil {
+            content = EmbeddedOutputParser.structure(in: text, exact: constraint?.enforced ?? false)
+        }
+        return EngineResponse(text: text, content: content, finishReason: finish, usage: usage)
+    }
+
+    /// The grammar channel's options: compact JSON with one optional space after separators, and loop
+    /// guards for a small greedy model (strings up to 200 bytes, unbounded arrays up to 5 elements,
+    /// a definition nested in itself at most twice). Every document they allow still satisfies the schema.
+    public static let grammarOptions = GrammarOptions(allowsSpaceAfterSeparators: true, maximumStringBytes: 200,
+                                                      maximumUnboundedItems: 5, maximumRecursionDepth: 2)
+
+    /// The grammar constraint for `request`, or nil for free generation (`constrained: false`, plain text).
+    private func makeConstraint(for request: EngineRequest, tools: [ToolDefinition]) throws -> EmbeddedConstraint? {
+        guard request.constrained else { return nil }
+        let prefix = EmbeddedPromptFormat.toolCallPrefix
+        if !tools.isEmpty && request.toolCallingMode == .required {
+            let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, vocabulary: vocabulary)
+            return EmbeddedConstraint(table: table, activation: .always)
+        }
+        if let schema = request.schema {
+            let table = try grammars.table(schema: schema, tools: tools, prefix: prefix, vocabulary: vocabulary)
+            return EmbeddedConstraint(table: table, activation: .always)
+        }
+        guard !tools.isEmpty else { return nil }
+        let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, vocabulary: vocabulary)
+        return EmbeddedConstraint(table: table, activation: .afterPrefix(Array(prefix.utf8)))
+    }
+
+    /// The generator's sampling for Foundation Models options (greedy unless asked otherwise).
+    static func sampling(_ options: GenerationOptions) -> SamplingParameters {
+        let temperature = options.temperature ?? 1
+        switch options.sampling ?? .greedy {
+        case .greedy: return .greedy
+        case .topK(let k, let seed): return SamplingParameters(mode: .topK(k), temperature: temperature, seed: seed)
+        case .nucleus(let p, let seed): return SamplingParameters(mode: .topP(p), temperature: temperature, seed: seed)
+        }
+    }
+
+    /// A provider sharing one engine (one model in memory) across attempts.
+    public static func provider(_ configuration: EngineConfiguration) throws -> EngineProvider {
+        do {
+            return SharedEngineProvider(engine: try EmbeddedEngine(modelPath: configuration.model) { message in
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+            })
+        } catch let error as ModelStoreError {
+            throw EngineSetupError(isInvalidInput: false, message: error.description)
+        } catch let error as GGUFError {
+            throw EngineSetupError(isInvalidInput: configuration.model != nil,
+                                   message: "\(configuration.model ?? "the default model"): \(error.description)")
+        }
+    }
+}
+
+/// Compiled grammars and their token tables, kept for the engine's lifetime so that repeats and
+/// cases sharing a schema or tool set reuse the per-state tables.
+final class GrammarCache {
+    private struct Key: Hashable {
+        var schema: GenerationSchema?
+        var tools: [ToolDefinition]
+        var prefix: String
+    }
+
+    private var tables: [Key: TokenTable] = [:]
+    private let lock = NSLock()
+
+    /// The table for a response grammar, compiling it on first use.
+    func table(schema: GenerationSchema?, tools: [ToolDefinition], prefix: String, vocabulary: TokenVocabulary) throws -> TokenTable {
+        let key = Key(schema: schema, tools: tools, prefix: prefix)
+        lock.lock()
+        defer { lock.unlock() }
+        if let table = tables[key] { return table }
+        let grammar = try Grammar.response(schema: schema, tools: tools, toolCallPrefix: prefix, options: EmbeddedEngine.grammarOptions)
+        let table = TokenTable(grammar: grammar, vocabulary: vocabulary)
+        tables[key] = table
+        return table
+    }
+}

@@ -1,0 +1,107 @@
+import FMCore
+import Foundation
+import Testing
+@testable import FMEngines
+
+/// The embedded engine with the real model (skipped when the model is not in the model store).
+/// Run optimized: `swift test -c release -Xswiftc -enable-testing --filter Embedded`.
+@Suite(.serialized, .enabled(if: EmbeddedEngine.isDefaultModelCached, "the default model is not cached; run `fmeval model fetch`"))
+struct EmbeddedEngineTests {
+    static let engine = Result { try EmbeddedEngine(modelPath: nil) }
+
+    /// The reference schema files beside the package (../shared/reference/apple-fm-sdk).
+    static func referenceSchema(_ name: String) throws -> GenerationSchema {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/reference/apple-fm-sdk")
+        return try GenerationSchema(json: String(contentsOf: directory.appendingPathComponent(name + ".json"), encoding: .utf8))
+    }
+
+    private func respond(_ prompt: String, schema: GenerationSchema? = nil, tools: [ToolDefinition] = [],
+                         options: GenerationOptions = GenerationOptions(maximumResponseTokens: 400),
+                         constrained: Bool = true, events: inout [EngineEvent]) throws -> EngineResponse {
+        let transcript = Transcript(entries: [.prompt(.init(id: "p", segments: [.text(.init(id: "s", content: prompt))]))])
+        let request = EngineRequest(transcript: transcript, options: options, schema: schema, tools: tools, constrained: constrained)
+        var collected: [EngineEvent] = []
+        let response = try Self.engine.get().respond(to: request) { collected.append($0) }
+        events = collected
+        return response
+    }
+
+    @Test(arguments: [
+        ("age", "How old is a cat that was born 3 years and 2 months ago?"),
+        ("cat", "Describe a cat named Tom who is 3 years old. The profile is one short sentence."),
+        ("hedgehog", "Describe a hedgehog."),
+        ("person", "Describe Ann, a 40-year-old woman with no children."),
+        ("newsletter", "Write the title and topic of a shelter newsletter about adopting cats."),
+        ("petClub", "Describe a small pet club with one member, Ann (age 40), no cats, no hedgehogs and no other pets."),
+        ("shelter", "List the cats at the shelter."),
+    ])
+    func structuredResponsesSatisfyEachReferenceSchema(name: String, prompt: String) throws {
+        let schema = try Self.referenceSchema(name)
+        var events: [EngineEvent] = []
+        let response = try respond(prompt, schema: schema, events: &events)
+        let content = try #require(response.content, "\(name): \(response.text)")
+        #expect(SchemaValidator.violations(of: content, against: schema).isEmpty, "\(name): \(content.jsonString)")
+        #expect(response.finishReason == .stop)
+        let snapshots = events.compactMap { event -> GeneratedContent? in
+            if case .partialStructure(let snapshot) = event { return snapshot }
+            return nil
+        }
+        #expect(!snapshots.isEmpty)
+        #expect(snapshots.last?.isComplete == true)
+        #expect(snapshots.dropLast().allSatisfy { !$0.isComplete })
+    }
+
+    @Test func tightCountsBoundsAndEnumsHold() throws {
+        let schema = try GenerationSchema(json: """
+            {"type":"object","additionalProperties":false,"x-order":["mood","scores","tags"],"required":["mood","scores","tags"],
+             "properties":{"mood":{"type":"string","enum":["calm","grumpy"]},
+              "scores":{"type":"array","items":{"type":"integer","minimum":7,"maximum":9},"minItems":2,"maxItems":2},
+              "tags":{"type":"array","items":{"type":"string","pattern":"^[a-z]{3}$"},"minItems":1,"maxItems":2}}}
+            """)
+        var events: [EngineEvent] = []
+        let response = try respond("The cat is furious and scores 2 out of 100. Tag it ANGRY-CAT.", schema: schema, events: &events)
+        let content = try #require(response.content, "\(response.text)")
+        #expect(SchemaValidator.violations(of: content, against: schema).isEmpty, "\(content.jsonString)")
+    }
+
+    @Test func requiredToolCallsNameADefinedToolWithValidArguments() throws {
+        let tool = ToolDefinition(name: "getCityInfo", description: "Get the weather in a city.", parameters: EmbeddedFormatTests.city)
+        var events: [EngineEvent] = []
+        let options = GenerationOptions(maximumResponseTokens: 64, toolCallingMode: .required)
+        let response = try respond("What's the weather in Beijing?", tools: [tool], options: options, events: &events)
+        #expect(response.finishReason == .toolCalls)
+        let call = try #require(response.toolCalls.first)
+        #expect(call.name == "getCityInfo")
+        #expect(SchemaValidator.violations(of: call.arguments, against: EmbeddedFormatTests.city).isEmpty, "\(call.arguments.jsonString)")
+        #expect(!events.contains { if case .partialStructure = $0 { return true } else { return false } })
+        #expect(!events.contains { if case .textDelta = $0 { return true } else { return false } })
+    }
+
+    @Test func usageCountsRealTokensAndTheReusedPrefix() throws {
+        var events: [EngineEvent] = []
+        let first = try respond("Say hello.", options: GenerationOptions(maximumResponseTokens: 8), events: &events)
+        let second = try respond("Say hello.", options: GenerationOptions(maximumResponseTokens: 8), events: &events)
+        let transcript = Transcript(entries: [.prompt(.init(id: "p", segments: [.text(.init(id: "s", content: "Say hello."))]))])
+        let count = try Self.engine.get().promptTokenCount(for: EngineRequest(transcript: transcript))
+        #expect(first.usage.inputTokens == count)
+        #expect(second.usage.cachedInputTokens == count.map { $0 - 1 })
+        #expect((1...8).contains(second.usage.outputTokens))
+        #expect(first.text == second.text)
+    }
+
+    @Test func aCutStructureIsLeftUnparsed() throws {
+        var events: [EngineEvent] = []
+        let response = try respond("Describe a cat.", schema: try Self.referenceSchema("cat"),
+                                   options: GenerationOptions(maximumResponseTokens: 6), events: &events)
+        #expect(response.finishReason == .length)
+        #expect(response.content == nil)
+        #expect(response.usage.outputTokens == 6)
+    }
+
+    @Test func unsupportedPatternsAreRejectedBeforeGenerating() throws {
+        let schema = try GenerationSchema(json: #"{"type":"string","pattern":"(?=a)b"}"#)
+        var events: [EngineEvent] = []
+        #expect(throws: LanguageModelError.self) { try respond("Hi", schema: schema, events: &events) }
+    }
+}
