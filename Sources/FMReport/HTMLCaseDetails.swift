@@ -9,8 +9,9 @@ enum HTMLCaseDetails {
     /// Most attempts shown in full per case; the rest are summarised in one line.
     static let attemptLimit = 50
 
-    /// Writes the `<details>` block for `result` with id `anchor`.
-    static func write(_ result: CaseResult, anchor: String, change: BaselineChange?, into page: inout HTMLBuffer) {
+    /// Writes the `<details>` block for `result` with id `anchor`; `cache` is shared across one report.
+    static func write(_ result: CaseResult, anchor: String, change: BaselineChange?, cache: HTMLTranscript.Cache,
+                      into page: inout HTMLBuffer) {
         page.raw("<details class=\"case\" id=\"\(anchor)\" data-case=\"")
         page.text(result.id)
         page.raw("\" data-status=\"\(result.status.rawValue)\"\(result.gateHolds ? "" : " open")>")
@@ -30,7 +31,7 @@ enum HTMLCaseDetails {
             page.element("p", cls: "muted", "Nondeterministic: \(determinism.detail ?? "a greedy rerun diverged")")
         }
         for attempt in result.attempts.prefix(attemptLimit) {
-            writeAttempt(attempt, open: result.attempts.count == 1 || attempt.status != .passed, into: &page)
+            writeAttempt(attempt, open: result.attempts.count == 1 || attempt.status != .passed, cache: cache, into: &page)
         }
         if result.attempts.count > attemptLimit {
             let rest = result.attempts.dropFirst(attemptLimit)
@@ -40,7 +41,8 @@ enum HTMLCaseDetails {
         page.raw("</details>\n")
     }
 
-    private static func writeAttempt(_ attempt: AttemptResult, open: Bool, into page: inout HTMLBuffer) {
+    private static func writeAttempt(_ attempt: AttemptResult, open: Bool, cache: HTMLTranscript.Cache,
+                                     into page: inout HTMLBuffer) {
         page.raw("<details class=\"attempt\"\(open ? " open" : "")><summary>attempt \(attempt.index + 1) · ")
         page.raw("<span class=\"badge \(attempt.status == .passed ? "passed" : attempt.status == .error ? "error" : "failed")\">\(attempt.status.rawValue)</span>")
         page.raw(" · \(Fixed.format(attempt.durationMs, 0)) ms · \(attempt.usage.inputTokens) in / \(attempt.usage.outputTokens) out tokens")
@@ -54,7 +56,7 @@ enum HTMLCaseDetails {
             page.text("\(error.expected ? "Expected error" : "Error") \(error.domain).\(error.caseName): \(error.message)")
             page.close("p")
         }
-        HTMLTranscript.write(attempt.transcript, into: &page)
+        HTMLTranscript.write(attempt.transcript, cache: cache, into: &page)
         if let output = attempt.output {
             page.element("h3", "Structured output")
             page.element("pre", output.jsonString(indent: 2))

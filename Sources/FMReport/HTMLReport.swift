@@ -28,8 +28,9 @@ public enum HTMLReport {
         writeFilters(into: &page)
         for group in groups { writeSuiteTable(group, anchors: anchors, changes: changes, into: &page) }
         page.raw("<h2 id=\"cases\">Cases</h2>\n")
+        let cache = HTMLTranscript.Cache()
         for (index, result) in run.cases.enumerated() {
-            HTMLCaseDetails.write(result, anchor: "case-\(index)", change: changes[result.id], into: &page)
+            HTMLCaseDetails.write(result, anchor: "case-\(index)", change: changes[result.id], cache: cache, into: &page)
         }
         page.raw("<script>\(HTMLStyle.script)</script>\n</body></html>\n")
         return page.html

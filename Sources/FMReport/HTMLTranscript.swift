@@ -4,21 +4,41 @@ import FMCore
 /// requested response format), reasoning, tool calls with arguments, tool outputs and responses, with
 /// structured content pretty-printed. Everything is escaped text.
 enum HTMLTranscript {
-    /// Writes every entry of `transcript`.
-    static func write(_ transcript: Transcript, into page: inout HTMLBuffer) {
+    /// Rendered instructions entries, reused across the attempts and cases of one report: every
+    /// attempt of a suite usually starts with the same instructions and tool schemas, and
+    /// pretty-printing those schemas was the largest cost of a 10,000-case report.
+    final class Cache {
+        /// Markup per distinct instructions entry.
+        var instructions: [Transcript.Instructions: String] = [:]
+
+        /// An empty cache.
+        init() {}
+    }
+
+    /// Writes every entry of `transcript`, reusing `cache` for instructions seen before.
+    static func write(_ transcript: Transcript, cache: Cache, into page: inout HTMLBuffer) {
         for entry in transcript.entries {
             switch entry {
             case .instructions(let instructions):
-                open("instructions", "instructions", into: &page)
-                writeSegments(instructions.segments, into: &page)
-                for tool in instructions.toolDefinitions {
-                    page.raw("<div class=\"muted\">tool <code>")
-                    page.text(tool.name)
-                    page.raw("</code> — ")
-                    page.text(tool.description)
-                    page.raw("</div>")
-                    page.element("pre", tool.parameters.content.jsonString(indent: 2))
+                if let markup = cache.instructions[instructions] {
+                    page.raw(markup)
+                    continue
                 }
+                var entryPage = HTMLBuffer(capacity: 1024)
+                open("instructions", "instructions", into: &entryPage)
+                writeSegments(instructions.segments, into: &entryPage)
+                for tool in instructions.toolDefinitions {
+                    entryPage.raw("<div class=\"muted\">tool <code>")
+                    entryPage.text(tool.name)
+                    entryPage.raw("</code> — ")
+                    entryPage.text(tool.description)
+                    entryPage.raw("</div>")
+                    entryPage.element("pre", tool.parameters.content.jsonString(indent: 2))
+                }
+                entryPage.raw("</div>\n")
+                cache.instructions[instructions] = entryPage.html
+                page.raw(entryPage.html)
+                continue
             case .prompt(let prompt):
                 open("prompt", "prompt", into: &page)
                 writeSegments(prompt.segments, into: &page)
