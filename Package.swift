@@ -37,6 +37,9 @@ let package = Package(
             dependencies: ["FMCore", "FMGrammar", "FMEmbedded", "FMSession", "FMEngines", "FMSuite", "FMEvaluate", "FMRun", "FMReport"]
         ),
 
+        // Harness throughput benchmark: replayed cases per second (see Sources/fmeval-bench-harness).
+        .executableTarget(name: "fmeval-bench-harness", dependencies: ["FMRun"]),
+
         .testTarget(name: "FMCoreTests", dependencies: ["FMCore"]),
         .testTarget(name: "FMGrammarTests", dependencies: ["FMGrammar", "FMCore"]),
         .testTarget(name: "FMEmbeddedTests", dependencies: ["FMEmbedded", "FMKernels", "FMCore"]),

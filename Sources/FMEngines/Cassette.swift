@@ -56,7 +56,10 @@ public struct Cassette: Codable, Sendable {
             throw EngineSetupError(isInvalidInput: true, message: "cannot read cassette \(path); record one with --record \(path)")
         }
         do {
-            let cassette = try JSONDecoder().decode(Cassette.self, from: data)
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw EngineSetupError(isInvalidInput: true, message: "cassette \(path) is not UTF-8 text")
+            }
+            let cassette = try Cassette(content: try GeneratedContent(json: text))
             guard cassette.cassette <= currentVersion else {
                 throw EngineSetupError(isInvalidInput: true,
                     message: "cassette \(path) has format version \(cassette.cassette); this fmeval reads up to \(currentVersion)")
@@ -65,16 +68,13 @@ public struct Cassette: Codable, Sendable {
         } catch let error as EngineSetupError {
             throw error
         } catch {
-            throw EngineSetupError(isInvalidInput: true, message: "cassette \(path) is not a valid cassette: \(describe(error))")
+            throw EngineSetupError(isInvalidInput: true, message: "cassette \(path) is not a valid cassette: \(error)")
         }
     }
 
-    /// Writes the cassette as pretty JSON, atomically.
+    /// Writes the cassette as JSON indented by two spaces, atomically.
     public func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        let data = try encoder.encode(self)
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        try Data(ContentEncoder.encode(self).jsonString(indent: 2).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }
 
@@ -98,19 +98,5 @@ public struct CassetteEntry: Codable, Sendable {
         self.events = events
         self.response = response
         self.error = error
-    }
-}
-
-/// A `DecodingError` (or other error) as one line with its JSON path.
-func describe(_ error: Error) -> String {
-    guard let decoding = error as? DecodingError else { return "\(error)" }
-    func path(_ context: DecodingError.Context) -> String {
-        "/" + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/")
-    }
-    switch decoding {
-    case .dataCorrupted(let context): return "at \(path(context)): \(context.debugDescription)"
-    case .keyNotFound(let key, let context): return "at \(path(context)): missing key '\(key.stringValue)'"
-    case .typeMismatch(_, let context), .valueNotFound(_, let context): return "at \(path(context)): \(context.debugDescription)"
-    @unknown default: return "\(error)"
     }
 }

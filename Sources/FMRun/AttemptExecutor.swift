@@ -13,6 +13,16 @@ struct AttemptExecutor {
     let provider: EngineProvider
     /// Judges and command evaluators' surroundings.
     let environment: EvaluationEnvironment
+    /// The session configuration the case asks for.
+    let configuration: SessionConfiguration
+
+    /// An executor for `item`.
+    init(item: ExpandedCase, provider: EngineProvider, environment: EvaluationEnvironment) {
+        self.item = item
+        self.provider = provider
+        self.environment = environment
+        self.configuration = AttemptExecutor.configuration(for: item)
+    }
 
     /// What the session produced, before evaluation (also what determinism reruns compare).
     struct Outcome {
@@ -30,14 +40,14 @@ struct AttemptExecutor {
         }
     }
 
-    /// The session configuration the case asks for.
-    var configuration: SessionConfiguration {
+    /// The session configuration `item` asks for.
+    static func configuration(for item: ExpandedCase) -> SessionConfiguration {
         SessionConfiguration(
             instructions: item.instructions, tools: item.tools.map(SessionTool.init(suiteTool:)), options: item.options,
             schema: item.generating, constrained: item.settings.constrained,
             includeSchemaInPrompt: item.settings.includeSchemaInPrompt, contextSize: item.settings.contextSize,
             maxToolCalls: item.settings.maxToolCalls,
-            baseDirectory: URL(fileURLWithPath: item.location.file).deletingLastPathComponent().path)
+            baseDirectory: (item.location.file as NSString).deletingLastPathComponent)
     }
 
     /// Runs the session for engine attempt number `engineAttempt`; never throws (errors are recorded).

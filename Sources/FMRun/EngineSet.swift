@@ -52,7 +52,7 @@ final class EngineSet {
 
     /// Judges use the case's engine (or the named one) when it can answer without a script.
     func environment(for item: ExpandedCase) -> EvaluationEnvironment {
-        let directory = URL(fileURLWithPath: item.location.file).deletingLastPathComponent().path
+        let directory = (item.location.file as NSString).deletingLastPathComponent
         return EvaluationEnvironment(judgeEngine: { [self] name in
             var configuration = EngineSet.configuration(for: item, request: request)
             if let name { configuration = EngineConfiguration(name: name, model: nil, cassette: request.cassette) }

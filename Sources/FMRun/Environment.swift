@@ -9,12 +9,14 @@ extension Fingerprint {
     }
 
     private static func operatingSystem() -> String {
-        var name = ProcessInfo.processInfo.operatingSystemVersionString
-        if let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
-           let line = release.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) {
-            name = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) + " (\(name))"
+        var info = utsname()
+        uname(&info)
+        let kernel = [field(&info.sysname), field(&info.release)].joined(separator: " ")
+        guard let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
+              let line = release.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) else {
+            return kernel
         }
-        return name
+        return line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) + ", " + kernel
     }
 
     private static func cpuModel() -> String {
@@ -27,8 +29,10 @@ extension Fingerprint {
     private static func machine() -> String {
         var info = utsname()
         uname(&info)
-        return withUnsafeBytes(of: &info.machine) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        return field(&info.machine)
+    }
+
+    private static func field<Tuple>(_ value: inout Tuple) -> String {
+        withUnsafeBytes(of: &value) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }

@@ -13,7 +13,7 @@ public final class ResultsJournal {
     public let path: String
     private let handle: FileHandle
     private let lock = NSLock()
-    private let encoder = JSONEncoder()
+    private var texts: [String] = []
 
     /// Starts a journal at `path` for the run described by `run`, replacing any old journal, and writes
     /// `carried` (cases finished by an earlier, resumed run) first.
@@ -25,14 +25,24 @@ public final class ResultsJournal {
             throw RunnerError.invalidInput("cannot create the results journal \(path); check that the folder is writable")
         }
         handle = try FileHandle(forWritingTo: url)
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        try writeLine(JournalHeader(journal: 1, run: run))
-        for result in carried { try writeLine(JournalCase(case: result)) }
+        try write(#"{"journal":1,"run":"# + ContentEncoder.encode(run).jsonString + "}")
+        for result in carried { try append(result) }
     }
 
     /// Appends one finished case (thread-safe).
     public func append(_ result: CaseResult) throws {
-        try writeLine(JournalCase(case: result))
+        let text = try ContentEncoder.encode(result).jsonString
+        try write(#"{"case":"# + text + "}")
+        lock.lock()
+        texts.append(text)
+        lock.unlock()
+    }
+
+    /// The JSON text of every case appended so far, in order (the results file reuses it).
+    public var caseTexts: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return texts
     }
 
     /// Closes the journal and deletes it (the complete results file now holds everything).
@@ -43,9 +53,8 @@ public final class ResultsJournal {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    private func writeLine<Value: Encodable>(_ value: Value) throws {
-        var data = try encoder.encode(value)
-        data.append(0x0a)
+    private func write(_ line: String) throws {
+        let data = Data((line + "\n").utf8)
         lock.lock()
         defer { lock.unlock() }
         try handle.write(contentsOf: data)

@@ -112,19 +112,24 @@ public enum RunPipeline {
         info.durationMs = Date().timeIntervalSince(started) * 1000
         let result = RunResult(run: info, cases: all, skipped: plan.skipped,
                                classifications: Runner.classifications(of: plan.cases, results: all))
-        try write(result, to: request.resultsPath)
+        try write(result, to: request.resultsPath, caseTexts: journal.caseTexts)
         journal.finish()
         return result
     }
 
-    /// Writes `result` as pretty JSON, atomically.
-    public static func write(_ result: RunResult, to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+    /// Writes `result` atomically: one line per top-level key and one line per case. `caseTexts`, when
+    /// given, is the JSON text of each of `result.cases` already written to the journal (reused, not re-encoded).
+    public static func write(_ result: RunResult, to path: String, caseTexts: [String]? = nil) throws {
         do {
             let url = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try encoder.encode(result).write(to: url, options: .atomic)
+            let cases = try caseTexts ?? result.cases.map { try ContentEncoder.encode($0).jsonString }
+            var text = "{\n\"version\": \(result.version),\n\"run\": " + (try ContentEncoder.encode(result.run).jsonString)
+            text += ",\n\"summary\": " + (try ContentEncoder.encode(result.summary).jsonString)
+            text += ",\n\"cases\": [\n" + cases.joined(separator: ",\n") + "\n]"
+            text += ",\n\"skipped\": " + (try ContentEncoder.encode(result.skipped).jsonString)
+            text += ",\n\"classifications\": " + (try ContentEncoder.encode(result.classifications).jsonString) + "\n}\n"
+            try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
             throw RunnerError.infrastructure("cannot write results to \(path): \(error.localizedDescription)")
         }

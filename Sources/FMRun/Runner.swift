@@ -100,7 +100,7 @@ public final class Runner {
         var signatures: [String] = []
         for index in 0..<repeats {
             let outcome = executor.run(engineAttempt: index)
-            signatures.append(outcome.signature)
+            if options.checkDeterminism { signatures.append(outcome.signature) }
             attempts.append(executor.result(of: outcome, index: index))
         }
         var determinism: DeterminismResult?
