@@ -29,15 +29,16 @@ func runFMEval(_ arguments: [String], stdin: String? = nil, environment: [String
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
     // Read both pipes concurrently so a chatty process cannot block on a full pipe.
-    var errData = Data()
+    let errBox = DataBox()
     let group = DispatchGroup()
     group.enter()
     DispatchQueue.global().async {
-        errData = err.fileHandleForReading.readDataToEndOfFile()
+        errBox.data = err.fileHandleForReading.readDataToEndOfFile()
         group.leave()
     }
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
+    let errData = errBox.data
     process.waitUntilExit()
     return CLIResult(status: process.terminationStatus,
                      stdout: String(decoding: outData, as: UTF8.self),
@@ -74,4 +75,9 @@ func fmevalBinary() -> URL {
         }
     }
     return packageRoot.appendingPathComponent(".build/debug/fmeval")
+}
+
+/// Holds the bytes one reader thread collects; `DispatchGroup.wait()` orders its write before the read.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
 }
