@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// One case of a hand-written results document: id parts and whether its single attempt passed.
 struct ReportFixtureCase {
@@ -58,4 +59,36 @@ func reportFixtureFolder(_ files: [String: String]) throws -> URL {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     for (name, contents) in files { try Data(contents.utf8).write(to: folder.appendingPathComponent(name)) }
     return folder
+}
+
+/// A scripted suite whose cases answer `answers[id]` and expect `yes`, written into `folder`.
+func reportGateSuite(_ answers: [(String, String)], in folder: URL, name: String = "gate.yaml") throws -> String {
+    var yaml = "suite: gate\nengine: scripted\ncases:\n"
+    for (id, answer) in answers {
+        yaml += "  - id: \(id)\n    prompt: Is it fine?\n    script: [ { text: \(answer) } ]\n    expect: { equals: \"yes\" }\n"
+    }
+    let url = folder.appendingPathComponent(name)
+    try Data(yaml.utf8).write(to: url)
+    return url.path
+}
+
+/// Validates a JUnit file with xmllint against the reference schema; nil when xmllint is missing
+/// outside CI (in CI, with `CI=true` or `FMEVAL_REQUIRE_TOOLS=1`, a missing xmllint fails the test).
+func reportXmllint(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32, output: String)? {
+    let environment = ProcessInfo.processInfo.environment
+    let required = environment["CI"]?.lowercased() == "true" || environment["FMEVAL_REQUIRE_TOOLS"] == "1"
+    guard let tool = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].first(where: FileManager.default.isExecutableFile) else {
+        if required { Issue.record("xmllint is missing: install Debian package libxml2-utils", sourceLocation: sourceLocation) }
+        return nil
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = ["--noout", "--schema", referenceDirectory.appendingPathComponent("junit/JUnit.xsd").path, path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
