@@ -48,7 +48,8 @@ extension LlamaModel {
             for pair in share(n * c.headCount, worker, workers) {
                 let t = pair / c.headCount, head = pair % c.headCount, kvOffset = (head / group) * headDim
                 fmk_attend_f16(b.queryHalf + t * dim + head * headDim, keys + kvOffset, kvDim, values + kvOffset * capacity,
-                               capacity, Int32(start + t + 1), Int32(headDim), scale, b.scores + worker * b.scoreStride,
+                               capacity, Int32(start + t + 1), Int32(headDim), scale, n == 1 ? 1 : 0,
+                               b.scores + worker * b.scoreStride,
                                b.attention + t * dim + head * headDim)
             }
             pool.barrier()

@@ -1,7 +1,9 @@
-// Attention over the half-precision KV cache, computed with llama.cpp's CPU numerics (non-flash path):
-// q·k in half inputs with one 16-lane accumulator per score, softmax with ggml's vector expf summed
-// 16 lanes at a time into a double, probabilities rounded to half, then p·v per output element with
-// a 16-lane accumulator over positions. Every level (portable, AVX2, AVX-512) gives identical bits.
+// Attention over the half-precision KV cache, computed with llama.cpp's CPU numerics (non-flash path).
+// Several tokens at once (prefill) follow its tinyBLAS f16 matrix product: one 16-lane accumulator per
+// output, over 16-element chunks. One token (decode) follows ggml_vec_dot_f16: four 16-lane
+// accumulators over 64-element chunks, added (0+2)+(1+3), and for p·v the positions past the last
+// whole 64 of the 32-padded cache summed one by one in double. Softmax uses ggml's vector expf summed
+// 16 lanes at a time into a double; probabilities are rounded to half. Every level gives identical bits.
 #include "Internal.h"
 #include <math.h>
 
@@ -18,11 +20,13 @@ static inline float reduce16(const float *l) {
     float max = -INFINITY;                                                                         \
     for (int t = 0; t < npos; t++) {                                                               \
         const uint16_t *key = k + (size_t)t * k_stride;                                            \
-        float acc[16] = {0};                                                                       \
+        float acc[4][16] = {{0}};                                                                  \
         for (int c = 0; c < dim; c += 16)                                                          \
             for (int l = 0; l < 16; l++)                                                           \
-                acc[l] = fmaf(fmk_f16_to_f32(q[c + l]), fmk_f16_to_f32(key[c + l]), acc[l]);       \
-        scores[t] = reduce16(acc) * scale;                                                         \
+                acc[single ? (c >> 4) & 3 : 0][l] = fmaf(fmk_f16_to_f32(q[c + l]), fmk_f16_to_f32(key[c + l]), \
+                                                         acc[single ? (c >> 4) & 3 : 0][l]);       \
+        for (int l = 0; l < 16; l++) acc[0][l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l]); \
+        scores[t] = reduce16(acc[0]) * scale;                                                      \
         if (scores[t] > max) max = scores[t];                                                      \
     }                                                                                              \
     double total = 0.0;                                                                            \
@@ -34,23 +38,28 @@ static inline float reduce16(const float *l) {
     }                                                                                              \
     float inverse = (float)(1.0 / total);                                                          \
     for (int t = 0; t < padded; t++) scores[t] = fmk_f16_to_f32(fmk_f32_to_f16(scores[t] * inverse)); \
+    int whole = single ? ((npos + 31) & ~31) & ~63 : padded;                                       \
     for (int d = 0; d < dim; d++) {                                                                \
         const uint16_t *row = v + (size_t)d * v_stride;                                            \
-        float acc[16] = {0};                                                                       \
-        for (int c = 0; c < padded; c += 16)                                                       \
+        float acc[4][16] = {{0}};                                                                  \
+        for (int c = 0; c < whole; c += 16)                                                        \
             for (int l = 0; l < 16 && c + l < npos; l++)                                           \
-                acc[l] = fmaf(scores[c + l], fmk_f16_to_f32(row[c + l]), acc[l]);                  \
-        out[d] = reduce16(acc);                                                                    \
+                acc[single ? (c >> 4) & 3 : 0][l] = fmaf(scores[c + l], fmk_f16_to_f32(row[c + l]), \
+                                                         acc[single ? (c >> 4) & 3 : 0][l]);       \
+        for (int l = 0; l < 16; l++) acc[0][l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l]); \
+        double sum = (double)reduce16(acc[0]);                                                     \
+        for (int t = whole; t < npos; t++) sum += (double)(fmk_f16_to_f32(row[t]) * scores[t]);    \
+        out[d] = (float)sum;                                                                       \
     }
 
 static void attend_portable(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
-                            size_t v_stride, int npos, int dim, float scale, float *scores, float *out) {
+                            size_t v_stride, int npos, int dim, float scale, int single, float *scores, float *out) {
     FMK_ATTEND_LANES_BODY
 }
 
 #ifdef FMK_X86
 FMK_AVX2 static void attend_avx2(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
-                                 size_t v_stride, int npos, int dim, float scale, float *scores, float *out) {
+                                 size_t v_stride, int npos, int dim, float scale, int single, float *scores, float *out) {
     FMK_ATTEND_LANES_BODY
 }
 
@@ -79,18 +88,20 @@ FMK_VNNI static inline float reduce512(__m512 x) {
 }
 
 FMK_VNNI static void attend_avx512(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
-                                   size_t v_stride, int npos, int dim, float scale, float *scores, float *out) {
+                                   size_t v_stride, int npos, int dim, float scale, int single, float *scores, float *out) {
     int padded = (npos + 15) & ~15;
     float max = -INFINITY;
     for (int t = 0; t < npos; t++) {
         const uint16_t *key = k + (size_t)t * k_stride;
-        __m512 acc = _mm512_setzero_ps();
+        __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
         for (int c = 0; c < dim; c += 16) {
             __m512 qv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(q + c)));
             __m512 kv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(key + c)));
-            acc = _mm512_fmadd_ps(qv, kv, acc);
+            int j = single ? (c >> 4) & 3 : 0;
+            acc[j] = _mm512_fmadd_ps(qv, kv, acc[j]);
         }
-        scores[t] = reduce512(acc) * scale;
+        __m512 sum = _mm512_add_ps(_mm512_add_ps(acc[0], acc[2]), _mm512_add_ps(acc[1], acc[3]));
+        scores[t] = reduce512(sum) * scale;
         if (scores[t] > max) max = scores[t];
     }
     for (int t = npos; t < padded; t++) scores[t] = -INFINITY;
@@ -106,33 +117,38 @@ FMK_VNNI static void attend_avx512(const uint16_t *q, const uint16_t *k, size_t 
         __m256i halves = _mm512_cvtps_ph(_mm512_mul_ps(_mm512_loadu_ps(scores + c), inverse), _MM_FROUND_TO_NEAREST_INT);
         _mm512_storeu_ps(scores + c, _mm512_cvtph_ps(halves));
     }
-    __mmask16 tail = (__mmask16)(npos & 15 ? (1u << (npos & 15)) - 1 : 0xFFFF);
+    int whole = single ? ((npos + 31) & ~31) & ~63 : padded;
     for (int d = 0; d < dim; d++) {
         const uint16_t *row = v + (size_t)d * v_stride;
-        __m512 acc = _mm512_setzero_ps();
-        for (int c = 0; c < padded; c += 16) {
-            __mmask16 live = c + 16 <= npos ? (__mmask16)0xFFFF : tail;
+        __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+        for (int c = 0; c < whole && c < npos; c += 16) {
+            int live_count = npos - c < 16 ? npos - c : 16;
+            __mmask16 live = (__mmask16)(live_count == 16 ? 0xFFFF : (1u << live_count) - 1);
             __m512 values = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(live, row + c));
-            acc = _mm512_mask3_fmadd_ps(_mm512_loadu_ps(scores + c), values, acc, live);
+            int j = single ? (c >> 4) & 3 : 0;
+            acc[j] = _mm512_mask3_fmadd_ps(_mm512_loadu_ps(scores + c), values, acc[j], live);
         }
-        out[d] = reduce512(acc);
+        __m512 sum = _mm512_add_ps(_mm512_add_ps(acc[0], acc[2]), _mm512_add_ps(acc[1], acc[3]));
+        double total_v = (double)reduce512(sum);
+        for (int t = whole; t < npos; t++) total_v += (double)(_cvtsh_ss(row[t]) * scores[t]);
+        out[d] = (float)total_v;
     }
 }
 #endif
 
 void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
-                    const uint16_t *v, size_t v_stride, int npos, int dim, float scale,
+                    const uint16_t *v, size_t v_stride, int npos, int dim, float scale, int single,
                     float *scores, float *out) {
 #ifdef FMK_X86
     int level = fmk_active_level();
     if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0) {
-        attend_avx512(q, k, k_stride, v, v_stride, npos, dim, scale, scores, out);
+        attend_avx512(q, k, k_stride, v, v_stride, npos, dim, scale, single, scores, out);
         return;
     }
     if (level >= FMK_LEVEL_AVX2) {
-        attend_avx2(q, k, k_stride, v, v_stride, npos, dim, scale, scores, out);
+        attend_avx2(q, k, k_stride, v, v_stride, npos, dim, scale, single, scores, out);
         return;
     }
 #endif
-    attend_portable(q, k, k_stride, v, v_stride, npos, dim, scale, scores, out);
+    attend_portable(q, k, k_stride, v, v_stride, npos, dim, scale, single, scores, out);
 }

@@ -194,12 +194,13 @@ private func nearlyEqual(_ a: Float, _ b: Double, tolerance: Double = 1e-4) -> B
 
     @Test func halfAttentionMatchesSoftmaxReferenceIdenticallyAtEveryLevel() {
         var random = KernelRandom(seed: 5)
-        let dim = 64, stride = 192, capacity = 40
+        let dim = 64, stride = 192, capacity = 200
         let q = (0..<dim).map { _ in Float16(random.signed()) }
         let k = (0..<(capacity * stride)).map { _ in Float16(random.signed() * 2) }
         let v = (0..<(dim * capacity)).map { _ in Float16(random.signed()) }   // transposed: [dim][capacity]
         let scale: Float = 0.125
-        for positions in [1, 13, 16, 37] {
+        for positions in [1, 13, 16, 37, 100, 150] {
+          for single in [0, 1] {
             var scores = (0..<positions).map { t in
                 Double(scale) * (0..<dim).reduce(0.0) { $0 + Double(q[$1]) * Double(k[t * stride + $1]) }
             }
@@ -209,15 +210,16 @@ private func nearlyEqual(_ a: Float, _ b: Double, tolerance: Double = 1e-4) -> B
             var first: [Float]?
             for level in supportedLevels {
                 fmk_set_level(level)
-                var scratch = [Float](repeating: .nan, count: 48), out = [Float](repeating: 0, count: dim)
+                var scratch = [Float](repeating: .nan, count: 160), out = [Float](repeating: 0, count: dim)
                 fmk_attend_f16(q.map(\.bitPattern), k.map(\.bitPattern), stride, v.map(\.bitPattern), capacity,
-                               Int32(positions), Int32(dim), scale, &scratch, &out)
+                               Int32(positions), Int32(dim), scale, Int32(single), &scratch, &out)
                 for i in 0..<dim {
                     let expected = (0..<positions).reduce(0.0) { $0 + scores[$1] / total * Double(v[i * capacity + $1]) }
-                    #expect(abs(Double(out[i]) - expected) < 2e-3, "level \(level), \(positions) positions, element \(i)")
+                    #expect(abs(Double(out[i]) - expected) < 2e-3, "level \(level), \(positions) positions, single \(single), element \(i)")
                 }
                 if let first { #expect(out == first, "level \(level) gives the same bits as portable") } else { first = out }
             }
+          }
         }
         fmk_set_level(fmk_detected_level())
     }

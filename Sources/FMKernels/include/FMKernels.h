@@ -64,9 +64,10 @@ void fmk_matmul_q8_0(const void *w, int n, int row0, int row1,
 /// One attention head over `npos` cached positions with half keys and values, llama.cpp's numerics:
 /// scores[t] = scale · q·k_t, softmax, out[d] = Σ_t p_t v[d][t]. `q` has `dim` halves (`dim` a multiple
 /// of 16); key t is at k + t*k_stride; values are transposed: element (t, d) at v[d*v_stride + t].
+/// `single` selects the summation order llama.cpp uses when the batch is one token (decode).
 /// `scores` has room for `npos` rounded up to 16 floats.
 void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
-                    const uint16_t *v, size_t v_stride, int npos, int dim, float scale,
+                    const uint16_t *v, size_t v_stride, int npos, int dim, float scale, int single,
                     float *scores, float *out);
 
 /// e^x as ggml's AVX-512 vector expf computes it (an approximation within 1.5 ulp, bit-reproducible).

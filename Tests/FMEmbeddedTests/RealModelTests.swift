@@ -1,0 +1,72 @@
+import FMEmbedded
+import Foundation
+import Testing
+
+/// One prompt of ../shared/reference/smollm2/greedy-public.json (llama.cpp's behaviour on the model).
+private struct GreedyReferenceCase: Decodable {
+    struct Logit: Decodable { let token: Int32; let logit: Float }
+    let user: String
+    let promptTokens: [Int32]
+    let greedyTokens: [Int32]
+    let firstStepTop5: [Logit]
+}
+
+/// The default model (fetched through the model store on first use) and llama.cpp's reference outputs.
+private enum RealModel {
+    static let referencePath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().appendingPathComponent("../../../shared/reference/smollm2/greedy-public.json").standardized
+
+    static let generator: Result<Generator, Error> = Result {
+        let url = try ModelStore.defaultModelURL { print($0) }
+        return Generator(model: try LlamaModel(path: url.path, contextLength: 2048))
+    }
+
+    static func cases() throws -> [GreedyReferenceCase] {
+        struct File: Decodable { let cases: [GreedyReferenceCase] }
+        return try JSONDecoder().decode(File.self, from: Data(contentsOf: referencePath)).cases
+    }
+}
+
+@Suite(.serialized) struct RealModelTests {
+    @Test func greedyTokensEqualLlamaCppForEveryReferenceToken() throws {
+        let generator = try RealModel.generator.get()
+        for reference in try RealModel.cases() {
+            let result = try generator.generate(GenerationRequest(prompt: reference.promptTokens,
+                                                                  maxTokens: reference.greedyTokens.count, stopTokens: [2]))
+            var ours = result.tokens
+            if case .stop(let token) = result.finishReason { ours.append(token) }
+            // The issue asks for at least 32 tokens; every reference token (up to 48, stop included) matches.
+            #expect(ours == reference.greedyTokens, "prompt: \(reference.user)")
+        }
+    }
+
+    @Test func firstStepTopLogitsWithinTolerance() throws {
+        let generator = try RealModel.generator.get()
+        for reference in try RealModel.cases() {
+            let logits = try generator.logits(after: reference.promptTokens)
+            for expected in reference.firstStepTop5 {
+                let ours = logits[Int(expected.token)]
+                #expect(abs(ours - expected.logit) <= 0.05, "prompt '\(reference.user)' token \(expected.token): \(ours) vs \(expected.logit)")
+            }
+            let top = logits.indices.max { logits[$0] < logits[$1] }
+            #expect(top.map(Int32.init) == reference.firstStepTop5[0].token, "argmax for '\(reference.user)'")
+        }
+    }
+
+    @Test func prefixReuseSkipsSharedTokensAndChangesNothing() throws {
+        let generator = try RealModel.generator.get()
+        let cases = try RealModel.cases()
+        let (first, second) = (cases[0].promptTokens, cases[1].promptTokens)
+        let shared = zip(first, second).prefix { $0 == $1 }.count
+        generator.resetCache()
+        _ = try generator.generate(GenerationRequest(prompt: first, maxTokens: 4, stopTokens: [2]))
+        let reused = try generator.generate(GenerationRequest(prompt: second, maxTokens: 12, stopTokens: [2]))
+        #expect(reused.reusedPromptTokens == shared && shared > 10)
+        generator.resetCache()
+        let fresh = try generator.generate(GenerationRequest(prompt: second, maxTokens: 12, stopTokens: [2]))
+        #expect(fresh.reusedPromptTokens == 0)
+        #expect(fresh.tokens == reused.tokens)
+        let repeated = try generator.generate(GenerationRequest(prompt: second, maxTokens: 12, stopTokens: [2]))
+        #expect(repeated.reusedPromptTokens == second.count - 1 && repeated.tokens == fresh.tokens)
+    }
+}
