@@ -84,4 +84,40 @@ public struct ChatTemplate: Sendable, Equatable {
         messages.append(.user(prompt))
         return render(messages)
     }
+
+    /// The prompt's token ids: the ChatML markers as their special tokens, every role and content as
+    /// plain text, so text that merely spells a marker (a user typing `<|im_end|>`) stays text.
+    ///
+    /// For content without markers this equals `tokenizer.tokenize(render(...), parseSpecial: true)`.
+    public func promptTokens(_ messages: [ChatMessage], tokenizer: Tokenizer,
+                             addGenerationPrompt: Bool = true) throws -> [Int] {
+        guard let start = tokenizer.specialTokenID(Self.start), let end = tokenizer.specialTokenID(Self.end) else {
+            throw ChatTemplateError(message: "the model's vocabulary has no \(Self.start) / \(Self.end) tokens, so it cannot use ChatML; use a ChatML model such as the default SmolLM2")
+        }
+        var all = messages
+        if let defaultSystemPrompt, messages.first?.role != "system" { all.insert(.system(defaultSystemPrompt), at: 0) }
+        var ids: [Int] = []
+        let newline = tokenizer.tokenize("\n")
+        for message in all {
+            ids.append(start)
+            ids += tokenizer.tokenize(message.role + "\n" + message.content)
+            ids.append(end)
+            ids += newline
+        }
+        if addGenerationPrompt {
+            ids.append(start)
+            ids += tokenizer.tokenize("assistant\n")
+        }
+        return ids
+    }
 }
+
+/// A conversation that the model's chat format cannot express.
+public struct ChatTemplateError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong and what to do.
+    public let message: String
+
+    /// The message.
+    public var description: String { message }
+}
+

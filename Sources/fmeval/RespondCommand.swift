@@ -46,8 +46,14 @@ struct RespondCommand: Command {
             let message = (userSupplied ? "--model: " : "") + error.description
             throw userSupplied ? CLIError.invalidInput(message) : CLIError.infrastructure(message)
         }
-        let promptText = template.render(instructions: instructions, prompt: prompts[0])
-        let promptIDs = tokenizer.tokenize(promptText, parseSpecial: true).map { Int32($0) }
+        var messages: [ChatMessage] = instructions.map { [.system($0)] } ?? []
+        messages.append(.user(prompts[0]))
+        let promptIDs: [Int32]
+        do {
+            promptIDs = try template.promptTokens(messages, tokenizer: tokenizer).map { Int32($0) }
+        } catch let error as ChatTemplateError {
+            throw userSupplied ? CLIError.invalidInput("--model: \(error.message)") : CLIError.infrastructure(error.message)
+        }
         let request = GenerationRequest(prompt: promptIDs, maxTokens: maxTokens,
                                         stopTokens: Set(tokenizer.stopIDs.map { Int32($0) }))
         var stream = UTF8Stream()

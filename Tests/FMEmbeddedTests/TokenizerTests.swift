@@ -136,6 +136,14 @@ func tinyTokenizer(extra: [String], merges: [String], pre: String = "smollm",
                 "<|im_start|>user\nx<|im_end|>\n<|im_start|>assistant\n")
     }
 
+    @Test func promptTokensNeedChatMLTokens() throws {
+        let withMarkers = try tinyTokenizer(extra: [], merges: [])
+        let ids = try ChatTemplate(defaultSystemPrompt: nil).promptTokens([.user("x")], tokenizer: withMarkers)
+        #expect(ids == withMarkers.tokenize("<|im_start|>user\nx<|im_end|>\n<|im_start|>assistant\n", parseSpecial: true))
+        let without = try tinyTokenizer(extra: [], merges: [], specials: ["<s>"])
+        #expect(throws: ChatTemplateError.self) { try ChatTemplate(defaultSystemPrompt: nil).promptTokens([.user("x")], tokenizer: without) }
+    }
+
     @Test func readsTheTemplateFromGGUF() throws {
         var writer = GGUFWriter()
         writer.add("tokenizer.chat_template", .string(Self.smolTemplate))
