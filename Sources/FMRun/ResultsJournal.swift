@@ -25,13 +25,13 @@ public final class ResultsJournal {
             throw RunnerError.invalidInput("cannot create the results journal \(path); check that the folder is writable")
         }
         handle = try FileHandle(forWritingTo: url)
-        try write(#"{"journal":1,"run":"# + ContentEncoder.encode(run).jsonString + "}")
+        try write(#"{"journal":1,"run":"# + ContentEncoder.jsonText(run) + "}")
         for result in carried { try append(result) }
     }
 
     /// Appends one finished case (thread-safe).
     public func append(_ result: CaseResult) throws {
-        let text = try ContentEncoder.encode(result).jsonString
+        let text = try ContentEncoder.jsonText(result)
         try write(#"{"case":"# + text + "}")
         lock.lock()
         texts.append(text)

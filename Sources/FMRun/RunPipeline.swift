@@ -123,12 +123,12 @@ public enum RunPipeline {
         do {
             let url = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let cases = try caseTexts ?? result.cases.map { try ContentEncoder.encode($0).jsonString }
-            var text = "{\n\"version\": \(result.version),\n\"run\": " + (try ContentEncoder.encode(result.run).jsonString)
-            text += ",\n\"summary\": " + (try ContentEncoder.encode(result.summary).jsonString)
+            let cases = try caseTexts ?? result.cases.map { try ContentEncoder.jsonText($0) }
+            var text = "{\n\"version\": \(result.version),\n\"run\": " + (try ContentEncoder.jsonText(result.run))
+            text += ",\n\"summary\": " + (try ContentEncoder.jsonText(result.summary))
             text += ",\n\"cases\": [\n" + cases.joined(separator: ",\n") + "\n]"
-            text += ",\n\"skipped\": " + (try ContentEncoder.encode(result.skipped).jsonString)
-            text += ",\n\"classifications\": " + (try ContentEncoder.encode(result.classifications).jsonString) + "\n}\n"
+            text += ",\n\"skipped\": " + (try ContentEncoder.jsonText(result.skipped))
+            text += ",\n\"classifications\": " + (try ContentEncoder.jsonText(result.classifications)) + "\n}\n"
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
             throw RunnerError.infrastructure("cannot write results to \(path): \(error.localizedDescription)")

@@ -12,6 +12,17 @@ public enum ContentEncoder {
         return slot.content
     }
 
+    /// The compact JSON text of `value`, written straight from the encoded tree (no intermediate
+    /// `GeneratedContent` for the parts that are not already JSON values).
+    public static func jsonText<Value: Encodable>(_ value: Value) throws -> String {
+        if let direct = directContent(of: value) { return direct.jsonString }
+        let slot = Slot()
+        try value.encode(to: SlotEncoder(slot: slot, codingPath: []))
+        var text = ""
+        slot.write(to: &text)
+        return text
+    }
+
     /// The JSON value of values that carry their own JSON form.
     static func directContent(of value: Any) -> GeneratedContent? {
         switch value {
@@ -48,6 +59,37 @@ final class Slot {
     }
 
     var count: Int { elements.count }
+
+    /// Appends this value's compact JSON text.
+    func write(to text: inout String) {
+        switch state {
+        case .empty: text += "null"
+        case .value(let value):
+            switch value.kind {
+            case .string(let string): text += GeneratedContent.quoted(string)
+            case .number(let number) where number == number.rounded() && abs(number) <= 9_007_199_254_740_992:
+                text += String(Int64(number))
+            case .bool(let flag): text += flag ? "true" : "false"
+            default: text += value.jsonString
+            }
+        case .object:
+            text += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { text += "," }
+                text += GeneratedContent.quoted(member.0)
+                text += ":"
+                member.1.write(to: &text)
+            }
+            text += "}"
+        case .array:
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                element.write(to: &text)
+            }
+            text += "]"
+        }
+    }
 
     func becomeObject() {
         if case .object = state { return }
