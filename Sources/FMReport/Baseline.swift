@@ -96,6 +96,13 @@ public struct BaselineComparison: Codable, Sendable {
 }
 
 extension CaseResult {
+    /// True when a `--check-determinism` rerun of this case diverged.
+    public var diverged: Bool { determinism?.diverged == true }
+
+    /// True when the case counts as passing for the run's exit code: its gate holds and no
+    /// determinism rerun diverged. (Baselines and A/B compare gate verdicts only.)
+    public var holdsRun: Bool { gateHolds && !diverged }
+
     /// The case's display name: `case` or `case@variant`.
     public var displayName: String { variant.map { "\(caseID)@\($0)" } ?? caseID }
 }

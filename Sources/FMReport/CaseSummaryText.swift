@@ -64,8 +64,10 @@ public enum CaseSummaryText {
         return lines
     }
 
-    /// A one-line reason for a case that does not hold its gate: first failing metric or error.
+    /// A one-line reason for a case that does not hold its gate (first failing metric or error), or
+    /// for a passing case whose determinism rerun diverged.
     public static func headline(_ result: CaseResult) -> String {
+        if result.gateHolds, result.diverged { return "nondeterministic: " + (result.determinism?.detail ?? "a greedy rerun diverged") }
         switch result.status {
         case .error: return errors(result).first ?? "error"
         default:

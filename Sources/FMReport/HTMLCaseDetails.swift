@@ -14,7 +14,7 @@ enum HTMLCaseDetails {
                       into page: inout HTMLBuffer) {
         page.raw("<details class=\"case\" id=\"\(anchor)\" data-case=\"")
         page.text(result.id)
-        page.raw("\" data-status=\"\(result.status.rawValue)\"\(result.gateHolds ? "" : " open")>")
+        page.raw("\" data-status=\"\(result.status.rawValue)\"\(result.holdsRun ? "" : " open")>")
         page.raw("<summary><span class=\"badge \(result.status.rawValue)\">\(result.status.rawValue)</span> <span class=\"mono\">")
         page.text(result.id)
         page.raw("</span>")

@@ -24,7 +24,7 @@ public enum JUnitReport {
     private static func writeSuite(_ group: SuiteGroup, id: Int, run: RunResult, timestamp: String,
                                    changes: [String: BaselineChange], into writer: inout XMLWriter) {
         let cases = group.cases
-        let failures = cases.filter { $0.status == .failed }.count
+        let failures = cases.filter { $0.status != .error && !$0.holdsRun }.count
         let errors = cases.filter { $0.status == .error }.count
         let time = cases.reduce(0) { $0 + max(0, $1.durationMs) } / 1000
         let name = XMLEscaping.token(group.title, fallback: "unnamed-suite")
@@ -68,7 +68,7 @@ public enum JUnitReport {
                            text: changeNote + CaseSummaryText.details(result))
             writer.close()
         case .passed, .failed, .flaky:
-            guard !result.gateHolds else {
+            guard !result.holdsRun else {
                 writer.empty("testcase", attributes)
                 return
             }
@@ -76,7 +76,8 @@ public enum JUnitReport {
             var text = changeNote + CaseSummaryText.details(result)
             if !failing.isEmpty { text = "failing metrics:\n" + failing.map { "  " + $0 }.joined(separator: "\n") + "\n" + text }
             writer.open("testcase", attributes)
-            writer.element("failure", [("message", CaseSummaryText.headline(result)), ("type", result.status.rawValue)],
+            let type = result.gateHolds ? "nondeterministic" : result.status.rawValue
+            writer.element("failure", [("message", CaseSummaryText.headline(result)), ("type", type)],
                            text: text)
             writer.close()
         }

@@ -24,7 +24,7 @@ public enum TerminalText {
         case .error: label = "ERROR"
         }
         var line = "\(label) \(oneLine(result.id))  \(result.passes)/\(result.attempts.count)  \(Fixed.format(result.durationMs / 1000, 2)) s"
-        if !result.gateHolds || result.status == .flaky { line += "  — " + oneLine(CaseSummaryText.headline(result)) }
+        if !result.holdsRun || result.status == .flaky { line += "  — " + oneLine(CaseSummaryText.headline(result)) }
         return line
     }
 
@@ -40,13 +40,14 @@ public enum TerminalText {
         parts.append("\(s.attempts) attempts")
         if let duration = run.run.durationMs { parts.append(Fixed.format(duration / 1000, 1) + " s") }
         var lines = [parts.joined(separator: ", ")]
-        let failing = run.cases.filter { !$0.gateHolds }
+        let failing = run.cases.filter { !$0.holdsRun }
         if failing.isEmpty {
             lines.append("All gates hold.")
         } else {
             lines.append("\(failing.count) case\(failing.count == 1 ? "" : "s") failed \(failing.count == 1 ? "its gate" : "their gates"):")
             for result in failing {
-                lines.append("  \(result.status == .error ? "ERROR" : "FAIL ") \(oneLine(result.id)) — \(oneLine(CaseSummaryText.headline(result)))")
+                let label = result.status == .error ? "ERROR" : (result.gateHolds ? "NONDET" : "FAIL ")
+                lines.append("  \(label) \(oneLine(result.id)) — \(oneLine(CaseSummaryText.headline(result)))")
             }
         }
         return lines.joined(separator: "\n")

@@ -71,3 +71,15 @@ func junitForSingleOutcomeRunsValidates(outcome: AttemptOutcome) throws {
     #expect(JUnitReport.seconds(-1) == "0.000")
     #expect(JUnitReport.seconds(1e20) == "100000000000000000000.000")
 }
+
+@Test func divergedDeterminismRerunsAreFailuresEverywhere() {
+    var result = sampleCase("s", "wobbly", [.passed])
+    result.determinism = DeterminismResult(diverged: true, attempt: 0, detail: "greedy attempt 0 diverged on rerun")
+    let run = RunResult(run: sampleInfo(), cases: [result, sampleCase("s", "fine", [.passed])])
+    #expect(run.exitCode == 1)
+    let xml = JUnitReport.render(run)
+    #expect(xml.contains("failures=\"1\""))
+    #expect(xml.contains("<failure message=\"nondeterministic: greedy attempt 0 diverged on rerun\" type=\"nondeterministic\">"))
+    #expect(TerminalText.summary(run).contains("  NONDET s/wobbly — nondeterministic: greedy attempt 0 diverged on rerun"))
+    #expect(HTMLReport.render(run).contains("1 of 2 cases fail their gate or diverged on rerun"))
+}
