@@ -39,3 +39,15 @@ import Testing
     #expect(result.status == 2)
     #expect(result.stderr.contains("no/such/dir:1:1: error: no such file or directory"))
 }
+
+@Test func validateJSONWithErrorsPrintsNothingOnStdout() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-validate-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("s.json")
+    try Data(#"{"suite": "j", "cases": [{"id": "a", "prompt": "hi", "repeat": "3"}]}"#.utf8).write(to: file)
+    let result = try runFMEval(["validate", "--json", file.path])
+    #expect(result.status == 2)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("s.json:1:64: error: repeat must be an integer, not a string"))
+    #expect(result.stderr.contains("1 suite, 0 cases, 1 error"))
+}

@@ -235,7 +235,7 @@ public struct YAMLParser {
         }
         if try isImplicitKey() {
             if inlineAfterKey {
-                throw error("a nested mapping cannot start on the same line as its key ('a: b: c'); put it on the next line, indented, or use { }", at: start)
+                throw error("a nested mapping cannot start on the same line as its key ('a: b: c'); quote the value if it is text containing ': ', or put the mapping on the next line, indented", at: start)
             }
             return try parseBlockMapping(indent: indent)
         }
