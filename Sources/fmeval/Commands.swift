@@ -10,6 +10,7 @@ let allCommands: [Command.Type] = [
     TokenizeCommand.self,
     ModelFetchCommand.self,
     ModelInfoCommand.self,
+    BenchCommand.self,
     BenchMaskCommand.self,
     RespondCommand.self,
 ]

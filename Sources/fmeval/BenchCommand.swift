@@ -1,0 +1,125 @@
+import FMEmbedded
+import FMKernels
+import Foundation
+
+/// `fmeval bench [--json] [--model FILE] [--threads N]`: the embedded engine's load time, prompt
+/// processing and decoding speed, and peak memory.
+struct BenchCommand: Command {
+    static let path = ["bench"]
+    static let summary = "Measure the embedded engine: load time, prefill and decode tokens/s, peak RSS"
+    static let help = """
+    USAGE: fmeval bench [--json] [--model FILE] [--threads N] [--repeat N]
+
+    Loads the default model (fetched first if needed, not timed) or FILE, then measures:
+      load      mapping the GGUF, reading the weights' layout and the tokenizer (seconds)
+      prefill   a 300-token prompt processed from an empty cache (tokens/s, like llama-bench pp)
+      decode    128 tokens generated one at a time after a short prompt (tokens/s, like tg128)
+      peak RSS  the process's maximum resident memory (bytes)
+    Prefill and decode run N times (default 3) after one warm-up; the median is reported. The
+    machine's other load changes the figures: compare runs made under the same conditions.
+    --json prints {"loadSeconds", "prefillTokensPerSecond", "decodeTokensPerSecond", "peakRSSBytes",
+    "threads", "kernels"}.
+
+    EXIT CODES: 0 ok · 2 bad flag or FILE not a usable GGUF · 3 the default model could not be fetched.
+    """
+
+    /// Tokens in the prefill prompt.
+    static let prefillTokens = 300
+    /// Tokens generated in the decode measurement.
+    static let decodeTokens = 128
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        var parser = Arguments(arguments, command: "bench")
+        let json = parser.flag("--json")
+        let modelPath = try parser.option("--model")
+        let threads = try parser.intOption("--threads", minimum: 1) ?? ThreadPool.defaultThreadCount
+        let repeats = try parser.intOption("--repeat", minimum: 1) ?? 3
+        let extra = try parser.finish()
+        guard extra.isEmpty else {
+            throw CLIError.invalidInput("bench: unexpected argument '\(extra[0])'; see 'fmeval help bench'")
+        }
+        let path = try modelPath ?? openModel(nil).path
+        let loadStart = Date()
+        let file = try openModel(path)
+        let model: LlamaModel
+        do {
+            model = try LlamaModel(file: file, contextLength: 1024, threads: threads)
+        } catch let error as GGUFError {
+            throw CLIError.invalidInput("bench: \(error.description)")
+        }
+        let tokenizer = try openTokenizer(file, userSupplied: modelPath != nil)
+        let loadSeconds = Date().timeIntervalSince(loadStart)
+
+        let generator = Generator(model: model)
+        let prompt = benchPrompt(tokenizer)
+        var prefill: [Double] = [], decode: [Double] = []
+        for round in 0...repeats {
+            generator.resetCache()
+            let first = try generator.generate(GenerationRequest(prompt: prompt, maxTokens: 0))
+            generator.resetCache()
+            let second = try generator.generate(GenerationRequest(prompt: Array(prompt.prefix(8)), maxTokens: decodeTokens + 1))
+            guard round > 0 else { continue }
+            prefill.append(Double(prompt.count) / first.prefillSeconds)
+            decode.append(Double(second.tokens.count - 1) / second.decodeSeconds)
+        }
+        let figures: [(String, Any)] = [
+            ("loadSeconds", loadSeconds),
+            ("prefillTokensPerSecond", median(prefill)),
+            ("decodeTokensPerSecond", median(decode)),
+            ("peakRSSBytes", peakRSSBytes()),
+            ("threads", model.pool.activeCount),
+            ("kernels", String(cString: fmk_level_name(fmk_active_level()))),
+        ]
+        if json {
+            let object = Dictionary(uniqueKeysWithValues: figures)
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(String(format: "load     %.3f s", loadSeconds))
+            print(String(format: "prefill  %.1f tokens/s  (%d-token prompt; runs: %@)", median(prefill), prompt.count,
+                         prefill.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+            print(String(format: "decode   %.1f tokens/s  (%d tokens; runs: %@)", median(decode), decodeTokens,
+                         decode.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+            print(String(format: "peak RSS %.1f MB", Double(peakRSSBytes()) / 1_000_000))
+            print("threads  \(model.pool.activeCount), kernels \(String(cString: fmk_level_name(fmk_active_level())))")
+        }
+        return ExitCode.ok
+    }
+
+    /// A chat-style prompt of exactly `prefillTokens` tokens (English prose, tokenized by the model).
+    static func benchPrompt(_ tokenizer: Tokenizer) -> [Int32] {
+        let sentences = [
+            "The harbour town woke slowly, fishing boats knocking against the old stone quay.",
+            "A baker on Mill Street pulled the first loaves from the oven at a quarter past five.",
+            "Children argued about the tide tables while their parents checked the weather twice.",
+            "By noon the market square held forty stalls selling cheese, rope, apples and maps.",
+            "An engineer from the ferry company measured the pier and wrote numbers in a notebook.",
+        ]
+        var text = "Summarize the following notes in three sentences.\n\n"
+        var ids: [Int] = []
+        var index = 0
+        while ids.count < prefillTokens {
+            text += sentences[index % sentences.count] + " Note \(index + 1). "
+            ids = tokenizer.tokenize(text)
+            index += 1
+        }
+        return ids.prefix(prefillTokens).map { Int32($0) }
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// The process's peak resident set size in bytes.
+    static func peakRSSBytes() -> Int {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_maxrss * 1024
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        return usage.ru_maxrss
+        #endif
+    }
+}
