@@ -92,8 +92,8 @@ public final class EmbeddedEngine: LanguageModelEngine {
         }
         stream.flush()
         var content: GeneratedContent?
-        if request.schema != nil {
-            content = EmbeddedOutputParser.structure(in: text, exact: constraint?.enforced ?? false)
+        if let schema = request.schema {
+            content = EmbeddedOutputParser.structure(in: text, exact: constraint?.enforced ?? false, schema: schema)
         }
         return EngineResponse(text: text, content: content, finishReason: finish, usage: usage)
     }
@@ -104,20 +104,26 @@ public final class EmbeddedEngine: LanguageModelEngine {
     public static let grammarOptions = GrammarOptions(allowsSpaceAfterSeparators: true, maximumStringBytes: 200,
                                                       maximumUnboundedItems: 5, maximumRecursionDepth: 2)
 
-    /// The grammar constraint for `request`, or nil for free generation (`constrained: false`, plain text).
+    /// The grammar constraint for `request`, or nil for free generation. With `constrained: false` only
+    /// `toolCallingMode: required` is still enforced: a call of a defined tool, arguments any JSON object
+    /// (the mode is session semantics; the argument schema is a guide the prompt channel only shows).
     private func makeConstraint(for request: EngineRequest, tools: [ToolDefinition]) throws -> EmbeddedConstraint? {
-        guard request.constrained else { return nil }
         let prefix = EmbeddedPromptFormat.toolCallPrefix
+        guard request.constrained else {
+            guard !tools.isEmpty && request.toolCallingMode == .required else { return nil }
+            let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, enforcesArguments: false, vocabulary: vocabulary)
+            return EmbeddedConstraint(table: table, activation: .always)
+        }
         if !tools.isEmpty && request.toolCallingMode == .required {
-            let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, vocabulary: vocabulary)
+            let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, enforcesArguments: true, vocabulary: vocabulary)
             return EmbeddedConstraint(table: table, activation: .always)
         }
         if let schema = request.schema {
-            let table = try grammars.table(schema: schema, tools: tools, prefix: prefix, vocabulary: vocabulary)
+            let table = try grammars.table(schema: schema, tools: tools, prefix: prefix, enforcesArguments: true, vocabulary: vocabulary)
             return EmbeddedConstraint(table: table, activation: .always)
         }
         guard !tools.isEmpty else { return nil }
-        let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, vocabulary: vocabulary)
+        let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, enforcesArguments: true, vocabulary: vocabulary)
         return EmbeddedConstraint(table: table, activation: .afterPrefix(Array(prefix.utf8)))
     }
 
@@ -153,18 +159,21 @@ final class GrammarCache {
         var schema: GenerationSchema?
         var tools: [ToolDefinition]
         var prefix: String
+        var enforcesArguments: Bool
     }
 
     private var tables: [Key: TokenTable] = [:]
     private let lock = NSLock()
 
     /// The table for a response grammar, compiling it on first use.
-    func table(schema: GenerationSchema?, tools: [ToolDefinition], prefix: String, vocabulary: TokenVocabulary) throws -> TokenTable {
-        let key = Key(schema: schema, tools: tools, prefix: prefix)
+    func table(schema: GenerationSchema?, tools: [ToolDefinition], prefix: String, enforcesArguments: Bool,
+               vocabulary: TokenVocabulary) throws -> TokenTable {
+        let key = Key(schema: schema, tools: tools, prefix: prefix, enforcesArguments: enforcesArguments)
         lock.lock()
         defer { lock.unlock() }
         if let table = tables[key] { return table }
-        let grammar = try Grammar.response(schema: schema, tools: tools, toolCallPrefix: prefix, options: EmbeddedEngine.grammarOptions)
+        let grammar = try Grammar.response(schema: schema, tools: tools, toolCallPrefix: prefix,
+                                           enforcesArguments: enforcesArguments, options: EmbeddedEngine.grammarOptions)
         let table = TokenTable(grammar: grammar, vocabulary: vocabulary)
         tables[key] = table
         return table

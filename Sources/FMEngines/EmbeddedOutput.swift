@@ -109,10 +109,13 @@ enum EmbeddedOutputParser {
     }
 
     /// The structured response in `text`: the whole text as JSON; unless `exact` (the grammar wrote
-    /// it, so anything else is a cut document), the first complete JSON object or array inside it.
-    static func structure(in text: String, exact: Bool) -> GeneratedContent? {
+    /// it, so anything else is a cut document), the bare text itself when the schema's root is a
+    /// string (a model asked for a label often writes it unquoted), else the first complete JSON
+    /// object or array inside the text.
+    static func structure(in text: String, exact: Bool, schema: GenerationSchema) -> GeneratedContent? {
         if let content = try? GeneratedContent(json: text) { return content }
         guard !exact else { return nil }
+        if rootIsString(schema) { return GeneratedContent(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let scalars = Array(text.unicodeScalars)
         var start = 0
         while start < scalars.count {
@@ -124,6 +127,20 @@ enum EmbeddedOutputParser {
             start = open + 1
         }
         return nil
+    }
+
+    /// True when every value the schema's root allows is a string (a string, or an `anyOf` of strings).
+    private static func rootIsString(_ schema: GenerationSchema) -> Bool {
+        guard let root = schema.resolve(schema.root) else { return false }
+        switch root.kind {
+        case .string: return true
+        case .anyOf(let choices):
+            return choices.allSatisfy { choice in
+                if case .string = schema.resolve(choice)?.kind { return true }
+                return false
+            }
+        default: return false
+        }
     }
 
     /// The index closing the bracket at `open`, skipping strings; nil when it never closes.

@@ -19,9 +19,12 @@ extension Grammar {
     }
 
     /// The grammar of a response that is either `toolCallPrefix` followed by a tool call (when
-    /// `tools` is not empty) or a JSON document satisfying `schema` (when it is given).
+    /// `tools` is not empty) or a JSON document satisfying `schema` (when it is given). With
+    /// `enforcesArguments` false a call names a defined tool but its arguments may be any JSON object
+    /// (a framework that forces a tool call without enforcing the argument guides).
     public static func response(
-        schema: GenerationSchema?, tools: [ToolDefinition], toolCallPrefix: String, options: GrammarOptions = GrammarOptions()
+        schema: GenerationSchema?, tools: [ToolDefinition], toolCallPrefix: String, enforcesArguments: Bool = true,
+        options: GrammarOptions = GrammarOptions()
     ) throws -> Grammar {
         guard schema != nil || !tools.isEmpty else {
             throw LanguageModelError.unsupportedCapability(.init(debugDescription:
@@ -42,8 +45,10 @@ extension Grammar {
                 cursor = compiler.space(&nfa, from: nfa.literal(Array(",".utf8), from: cursor))
                 cursor = compiler.space(&nfa, from: nfa.literal(Array("\"arguments\":".utf8), from: cursor))
                 do {
-                    cursor = try compiler.value(.init(.reference("#")), of: tool.parameters, namespace: index + 1, path: "",
-                                                &nfa, from: cursor)
+                    cursor = enforcesArguments
+                        ? try compiler.value(.init(.reference("#")), of: tool.parameters, namespace: index + 1, path: "",
+                                             &nfa, from: cursor)
+                        : compiler.anyObject(&nfa, from: cursor)
                 } catch LanguageModelError.unsupportedGenerationGuide(let context) {
                     throw LanguageModelError.unsupportedGenerationGuide(.init(debugDescription:
                         "tool '\(tool.name)' arguments " + context.debugDescription))

@@ -28,7 +28,8 @@ public struct GrammarOptions: Hashable, Sendable {
 /// Compiles `GenerationSchema` nodes into grammar rules. Objects and arrays become rules of their
 /// own (called, so `$ref` recursion works); scalars are written inline into the rule that holds them.
 struct SchemaCompiler {
-    private var rules: [(name: String, nfa: ByteNFA, accept: Int)?] = []
+    /// Rules built so far (nil while a rule is being built); rule 0 is the entry.
+    var rules: [(name: String, nfa: ByteNFA, accept: Int)?] = []
     private var ruleForKey: [String: Int] = [:]
     private var inlineReferences: [String] = []
     private var activeReferences: [String] = []
@@ -106,7 +107,7 @@ struct SchemaCompiler {
     }
 
     /// A call edge to `rule`.
-    private func call(_ rule: Int, _ nfa: inout ByteNFA, from: Int) -> Int {
+    func call(_ rule: Int, _ nfa: inout ByteNFA, from: Int) -> Int {
         let end = nfa.addNode()
         nfa.addCall(from: from, rule: rule, to: end)
         return end
@@ -149,7 +150,7 @@ struct SchemaCompiler {
     }
 
     /// Reserves a rule id for `key` (or returns the existing one) so that recursive uses can call it.
-    private mutating func reserve(_ key: String) -> (rule: Int, isNew: Bool) {
+    mutating func reserve(_ key: String) -> (rule: Int, isNew: Bool) {
         if let rule = ruleForKey[key] { return (rule, false) }
         rules.append(nil)
         ruleForKey[key] = rules.count - 1

@@ -117,3 +117,20 @@ import Testing
         #expect(allowed.allSatisfy { table.vocabulary.tokens[$0].first == UInt8(ascii: "\"") })
     }
 }
+
+/// Tool calls whose arguments are not enforced still name a defined tool and carry a JSON object.
+@Suite struct UnenforcedArgumentTests {
+    @Test func anyObjectArgumentsButOnlyDefinedNames() throws {
+        let city = try GenerationSchema(json: """
+            {"type":"object","properties":{"city":{"type":"string","enum":["Paris"]}},"required":["city"],"x-order":["city"],"additionalProperties":false}
+            """)
+        let grammar = try Grammar.response(schema: nil, tools: [ToolDefinition(name: "getCityInfo", description: "", parameters: city)],
+                                           toolCallPrefix: "<tool_call>", enforcesArguments: false)
+        #expect(grammar.accepts(Array(#"<tool_call>{"name":"getCityInfo","arguments":{"city":"Beijing"}}"#.utf8)))
+        #expect(grammar.accepts(Array(#"<tool_call>{"name":"getCityInfo","arguments":{"a": [1, {"b": null}], "c": -2.5}}"#.utf8)))
+        #expect(grammar.accepts(Array(#"<tool_call>{"name":"getCityInfo","arguments":{}}"#.utf8)))
+        #expect(!grammar.accepts(Array(#"<tool_call>{"name":"weather","arguments":{}}"#.utf8)))
+        #expect(!grammar.accepts(Array(#"<tool_call>{"name":"getCityInfo","arguments":[1]}"#.utf8)))
+        #expect(!grammar.accepts(Array(#"<tool_call>{"name":"getCityInfo","arguments":{"a":[[[[[1]]]]]}}"#.utf8)))
+    }
+}

@@ -59,11 +59,16 @@ import Testing
         #expect(cut?.first?.name == "getCityInfo")
     }
 
-    @Test func structuresAreTakenWholeOrFoundInProseOnThePromptChannel() {
-        #expect(EmbeddedOutputParser.structure(in: #"{"a":1}"#, exact: true) == ["a": 1])
-        #expect(EmbeddedOutputParser.structure(in: #"{"a":1"#, exact: true) == nil)
+    @Test func structuresAreTakenWholeOrFoundInProseOnThePromptChannel() throws {
+        let object = try GenerationSchema(json: #"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#)
+        #expect(EmbeddedOutputParser.structure(in: #"{"a":1}"#, exact: true, schema: object) == ["a": 1])
+        #expect(EmbeddedOutputParser.structure(in: #"{"a":1"#, exact: true, schema: object) == nil)
         let prose = "Sure! ```json\n{\"a\": \"x}\", \"b\": [1]}\n``` Done."
-        #expect(EmbeddedOutputParser.structure(in: prose, exact: false) == ["a": "x}", "b": [1]])
-        #expect(EmbeddedOutputParser.structure(in: prose, exact: true) == nil)
+        #expect(EmbeddedOutputParser.structure(in: prose, exact: false, schema: object) == ["a": "x}", "b": [1]])
+        #expect(EmbeddedOutputParser.structure(in: prose, exact: true, schema: object) == nil)
+        let label = try GenerationSchema(json: #"{"anyOf":[{"type":"string","enum":["low"]},{"type":"string","enum":["high"]}]}"#)
+        #expect(EmbeddedOutputParser.structure(in: " urgent\n", exact: false, schema: label) == "urgent")
+        #expect(EmbeddedOutputParser.structure(in: "urgent", exact: true, schema: label) == nil)
+        #expect(EmbeddedOutputParser.structure(in: "no json here", exact: false, schema: object) == nil)
     }
 }
