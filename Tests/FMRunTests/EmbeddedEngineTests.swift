@@ -2,6 +2,7 @@ import FMCore
 import Foundation
 import Testing
 @testable import FMEngines
+import FMGrammar
 
 /// The embedded engine with the real model (skipped when the model is not in the model store).
 /// Run optimized: `swift test -c release -Xswiftc -enable-testing --filter Embedded`.
@@ -103,5 +104,38 @@ struct EmbeddedEngineTests {
         let schema = try GenerationSchema(json: #"{"type":"string","pattern":"(?=a)b"}"#)
         var events: [EngineEvent] = []
         #expect(throws: LanguageModelError.self) { try respond("Hi", schema: schema, events: &events) }
+    }
+}
+
+/// Masks over the model's real vocabulary (49 152 byte-level BPE tokens): on random walks, every
+/// allowed token keeps a valid prefix and a sample of the forbidden ones would break it.
+@Suite(.enabled(if: EmbeddedEngine.isDefaultModelCached, "the default model is not cached; run `fmeval model fetch`"))
+struct EmbeddedVocabularyMaskTests {
+    @Test(arguments: ["cat", "person", "hedgehog"])
+    func masksAreSoundAndTightOnTheRealVocabulary(name: String) throws {
+        let engine = try EmbeddedEngineTests.engine.get()
+        let grammar = try Grammar.json(schema: EmbeddedEngineTests.referenceSchema(name))
+        let table = TokenTable(grammar: grammar, vocabulary: engine.vocabulary)
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<3 {
+            let matcher = TokenMatcher(table: table)
+            for _ in 0..<60 where !matcher.isTerminated {
+                let allowed = matcher.allowedTokens()
+                let allowedSet = Set(allowed)
+                try #require(!allowed.isEmpty)
+                for id in allowed.shuffled(using: &random).prefix(40) where !engine.vocabulary.endTokenIDs.contains(id) {
+                    #expect(grammar.acceptsPrefix(matcher.acceptedBytes + engine.vocabulary.tokens[id]), "token \(id)")
+                }
+                for _ in 0..<40 {
+                    let id = Int.random(in: 0..<engine.vocabulary.count, using: &random)
+                    guard !allowedSet.contains(id), !engine.vocabulary.specialTokenIDs.contains(id),
+                          !engine.vocabulary.endTokenIDs.contains(id) else { continue }
+                    #expect(!grammar.acceptsPrefix(matcher.acceptedBytes + engine.vocabulary.tokens[id]), "token \(id)")
+                }
+                let structural = allowed.filter { engine.vocabulary.tokens[$0].first.map { $0 < 0x30 } ?? true }
+                let pick = (structural.isEmpty || Bool.random(using: &random) ? allowed : structural).randomElement(using: &random)!
+                #expect(matcher.accept(pick))
+            }
+        }
     }
 }
