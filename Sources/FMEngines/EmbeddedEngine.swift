@@ -8,7 +8,9 @@ import Foundation
 /// the schema shown in the prompt (the prompt channel), streaming text and partial structures, and
 /// real token counts with the reused prompt prefix reported as cached input.
 public final class EmbeddedEngine: LanguageModelEngine {
+    /// `embedded`, the model file's name, and (for the default model) its SHA-256.
     public let identity: EngineIdentity
+    /// Guided generation, tool calling and streaming.
     public let capabilities = EngineCapabilities.all
     /// The generator (model + KV cache of the previous request).
     public let generator: Generator
@@ -48,10 +50,12 @@ public final class EmbeddedEngine: LanguageModelEngine {
         return try EmbeddedPromptFormat.tokens(of: messages, tokenizer: tokenizer)
     }
 
+    /// The real prompt length in tokens (the session's context check uses it).
     public func promptTokenCount(for request: EngineRequest) throws -> Int? {
         try promptTokens(for: request).count
     }
 
+    /// Generates the response: constrained per `constrained`/`toolCallingMode`, streamed through `onEvent`.
     public func respond(to request: EngineRequest, onEvent: (EngineEvent) -> Void) throws -> EngineResponse {
         try checkCapabilities(for: request)
         let prompt = try promptTokens(for: request)
