@@ -1,4 +1,5 @@
 import Foundation
+import FMCore
 import FMReport
 import FMRun
 
@@ -48,10 +49,7 @@ struct MergeCommand: Command {
                 throw CLIError.infrastructure(error.message)
             }
         } else {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(merged))
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            FileHandle.standardOutput.write(Data((try ContentEncoder.encode(merged).jsonString(indent: 2) + "\n").utf8))
         }
         // With the JSON on stdout, the human summary goes to stderr so the JSON stays parseable.
         let announce: (String) -> Void = json == nil ? { printError($0) } : { print($0) }
