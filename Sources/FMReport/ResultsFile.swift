@@ -66,16 +66,14 @@ public enum ResultsFile {
         throw ReportError("\(path): results format version \(version) is newer than this fmeval reads (\(RunResult.currentVersion)); upgrade fmeval")
     }
 
-    /// Writes `run` as JSON indented by two spaces to `path`, creating the parent folder (encoded with
-    /// FMCore's `ContentEncoder`, which takes transcripts and other JSON values whole).
+    /// Writes `run` to `path` in the runner's own layout (one line per top-level key and per case),
+    /// creating the parent folder.
     public static func write(_ run: RunResult, to path: String) throws {
-        let text: String
         do {
-            text = try ContentEncoder.encode(run).jsonString(indent: 2) + "\n"
+            try RunPipeline.write(run, to: path)
         } catch {
-            throw ReportError("\(path): cannot encode the results (\(error)); this is a bug in fmeval, please report it", infrastructure: true)
+            throw ReportError("\(error); check the folder exists and is writable", infrastructure: true)
         }
-        try writeReport(Data(text.utf8), to: path)
     }
 
     /// Writes `data` to `path` atomically, creating the parent folder; errors name the path.
