@@ -168,6 +168,6 @@ private final class PoolShared: @unchecked Sendable {
     /// Spins politely: `pause` at first, then yields the core to whoever we are waiting for.
     private static func pause(_ spins: inout Int) {
         spins += 1
-        if spins < 2_000 { fmk_cpu_relax() } else { sched_yield() }
+        if spins < 128 { fmk_cpu_relax() } else { sched_yield() }
     }
 }
