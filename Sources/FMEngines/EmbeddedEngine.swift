@@ -47,7 +47,11 @@ public final class EmbeddedEngine: LanguageModelEngine {
     /// The prompt's token ids for `request`.
     public func promptTokens(for request: EngineRequest) throws -> [Int32] {
         let messages = try EmbeddedPromptFormat.messages(for: request, defaultSystemPrompt: template.defaultSystemPrompt)
-        return try EmbeddedPromptFormat.tokens(of: messages, tokenizer: tokenizer)
+        do {
+            return try template.promptTokens(messages, tokenizer: tokenizer).map(Int32.init)
+        } catch let error as ChatTemplateError {
+            throw LanguageModelError.unsupportedCapability(.init(debugDescription: error.message))
+        }
     }
 
     /// The real prompt length in tokens (the session's context check uses it).
@@ -103,10 +107,10 @@ public final class EmbeddedEngine: LanguageModelEngine {
     }
 
     /// The grammar channel's options: compact JSON with one optional space after separators, and loop
-    /// guards for a small greedy model (strings up to 200 bytes, unbounded arrays up to 5 elements,
-    /// a definition nested in itself at most twice). Every document they allow still satisfies the schema.
+    /// guards for a small greedy model (strings up to 200 bytes, unbounded arrays up to 3 elements,
+    /// a definition nested in itself at most once). Every document they allow still satisfies the schema.
     public static let grammarOptions = GrammarOptions(allowsSpaceAfterSeparators: true, maximumStringBytes: 200,
-                                                      maximumUnboundedItems: 5, maximumRecursionDepth: 2)
+                                                      maximumUnboundedItems: 3, maximumRecursionDepth: 1)
 
     /// The grammar constraint for `request`, or nil for free generation. With `constrained: false` only
     /// `toolCallingMode: required` is still enforced: a call of a defined tool, arguments any JSON object

@@ -84,24 +84,4 @@ public enum EmbeddedPromptFormat {
         }
         return parts.joined()
     }
-
-    /// Token ids of `messages` in ChatML with the generation prompt: control tokens by id, text pieces
-    /// tokenized on their own (as llama.cpp does when it parses special tokens), so user text can never
-    /// inject a control token.
-    public static func tokens(of messages: [ChatMessage], tokenizer: Tokenizer) throws -> [Int32] {
-        guard let start = tokenizer.specialTokenID(ChatTemplate.start), let end = tokenizer.specialTokenID(ChatTemplate.end) else {
-            throw LanguageModelError.unsupportedCapability(.init(debugDescription:
-                "the model's vocabulary lacks \(ChatTemplate.start)/\(ChatTemplate.end); the embedded engine needs a ChatML model"))
-        }
-        var ids: [Int32] = []
-        for message in messages {
-            ids.append(Int32(start))
-            ids += tokenizer.tokenize(message.role + "\n" + message.content).map(Int32.init)
-            ids.append(Int32(end))
-            ids += tokenizer.tokenize("\n").map(Int32.init)
-        }
-        ids.append(Int32(start))
-        ids += tokenizer.tokenize("assistant\n").map(Int32.init)
-        return ids
-    }
 }

@@ -18,7 +18,7 @@ struct EmbeddedEngineTests {
     }
 
     private func respond(_ prompt: String, schema: GenerationSchema? = nil, tools: [ToolDefinition] = [],
-                         options: GenerationOptions = GenerationOptions(maximumResponseTokens: 400),
+                         options: GenerationOptions = GenerationOptions(maximumResponseTokens: 600),
                          constrained: Bool = true, events: inout [EngineEvent]) throws -> EngineResponse {
         let transcript = Transcript(entries: [.prompt(.init(id: "p", segments: [.text(.init(id: "s", content: prompt))]))])
         let request = EngineRequest(transcript: transcript, options: options, schema: schema, tools: tools, constrained: constrained)
