@@ -30,7 +30,7 @@ let package = Package(
         // Runner: expansion, attempts, repeats, gates, results.
         .target(name: "FMRun", dependencies: ["FMCore", "FMSuite", "FMSession", "FMEngines", "FMEvaluate"]),
         // JSON results, JUnit XML, HTML, terminal, comparison.
-        .target(name: "FMReport", dependencies: ["FMCore", "FMRun"]),
+        .target(name: "FMReport", dependencies: ["FMCore", "FMEvaluate", "FMRun"]),
         // The command-line tool.
         .executableTarget(
             name: "fmeval",
@@ -46,8 +46,8 @@ let package = Package(
         .testTarget(name: "FMSessionTests", dependencies: ["FMSession", "FMEngines", "FMCore"]),
         .testTarget(name: "FMEvaluateTests", dependencies: ["FMEvaluate", "FMCore"]),
         .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore"]),
-        .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMSession", "FMEngines", "FMEvaluate", "FMSuite", "FMCore"]),
-        .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMRun", "FMCore"]),
+        .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"]),
+        .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMRun", "FMEvaluate", "FMCore"]),
         .testTarget(name: "CLITests", dependencies: ["FMCore"]),
     ],
     swiftLanguageModes: [.v5]
