@@ -1,13 +1,14 @@
 import FMCore
 import FMEmbedded
+import FMEngines
 import Foundation
 
-/// `fmeval respond [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] PROMPT`: one greedy reply.
+/// `fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] PROMPT`: one greedy reply.
 struct RespondCommand: Command {
     static let path = ["respond"]
     static let summary = "Generate one greedy response to a prompt with the embedded model (like Apple's `fm respond`)"
     static let help = """
-    USAGE: fmeval respond [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] PROMPT
+    USAGE: fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] PROMPT
 
     Renders PROMPT (and TEXT as the system message; without it, the model's default system prompt)
     with the model's ChatML template, then generates greedily until <|im_end|>/EOS or N tokens
@@ -17,8 +18,17 @@ struct RespondCommand: Command {
     The default model is fetched on first use (progress on standard error); --model uses another
     llama-family GGUF with a GPT-2 BPE tokenizer and a ChatML template.
 
-    EXIT CODES: 0 ok · 2 missing PROMPT, bad flag, unreadable FILE or prompt longer than the context ·
-    3 the default model could not be fetched or loaded.
+    --schema FILE generates a structured response instead: FILE is a GenerationSchema (the Foundation
+    Models JSON-Schema dialect, as `fmeval schema check` reads it). The schema is shown in the prompt
+    and enforced by grammar-constrained decoding (the embedded engine's grammar channel), and only
+    the generated JSON document is printed; with --json it is the "content" field of
+    {"text", "content", "finishReason", "usage"}. A structure cut by --max-tokens is reported on
+    standard error (exit 1).
+
+    EXIT CODES: 0 ok · 1 the structure was cut by --max-tokens · 2 missing PROMPT, bad flag,
+    unreadable FILE, invalid schema, a generation guide the grammar cannot enforce
+    (unsupportedGenerationGuide) or prompt longer than the context · 3 the default model could not
+    be fetched or loaded.
     """
 
     /// Tokens generated when --max-tokens is not given.
@@ -30,9 +40,15 @@ struct RespondCommand: Command {
         let instructions = try parser.option("--instructions")
         let maxTokens = try parser.intOption("--max-tokens", minimum: 1) ?? defaultMaxTokens
         let modelPath = try parser.option("--model")
+        let schemaPath = try parser.option("--schema")
         let prompts = try parser.finish()
         guard prompts.count == 1 else {
             throw CLIError.invalidInput("respond: expected one PROMPT argument (quote it), got \(prompts.count); see 'fmeval help respond'")
+        }
+        if let schemaPath {
+            let schema = try loadDocument(schemaPath).decodeForCommand { try GenerationSchema(content: $0) }
+            return try respondStructured(prompts[0], schema: schema, instructions: instructions, maxTokens: maxTokens,
+                                         modelPath: modelPath, json: json)
         }
         let file = try openModel(modelPath)
         let userSupplied = modelPath != nil
@@ -76,6 +92,67 @@ struct RespondCommand: Command {
         return ExitCode.ok
     }
 
+    /// `--schema`: one constrained structured response through the embedded engine's grammar channel.
+    static func respondStructured(_ prompt: String, schema: GenerationSchema, instructions: String?, maxTokens: Int,
+                                  modelPath: String?, json: Bool) throws -> Int32 {
+        let file = try openModel(modelPath)
+        let engine: EmbeddedEngine
+        do {
+            let name = modelPath.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? URL(fileURLWithPath: ModelSpec.smolLM2.fileName).deletingPathExtension().lastPathComponent
+            engine = try EmbeddedEngine(file: file, modelName: name, modelHash: modelPath == nil ? ModelSpec.smolLM2.sha256 : nil)
+        } catch let error as GGUFError {
+            throw modelPath != nil ? CLIError.invalidInput("--model: \(error.description)") : CLIError.infrastructure(error.description)
+        }
+        var entries: [Transcript.Entry] = []
+        if let instructions {
+            entries.append(.instructions(.init(id: "instructions", segments: [.text(.init(id: "i", content: instructions))])))
+        }
+        entries.append(.prompt(.init(id: "prompt", segments: [.text(.init(id: "p", content: prompt))])))
+        let request = EngineRequest(transcript: Transcript(entries: entries),
+                                    options: GenerationOptions(maximumResponseTokens: maxTokens), schema: schema)
+        let response: EngineResponse
+        do {
+            response = try engine.respond(to: request) { _ in }
+        } catch let error as LanguageModelError {
+            switch error {
+            case .unsupportedGenerationGuide, .contextSizeExceeded: throw CLIError.invalidInput("respond: \(error.description)")
+            default: throw CLIError.infrastructure("respond: \(error.description)")
+            }
+        }
+        let content = response.finishReason == .stop ? response.content : nil
+        if json {
+            print(structuredReport(response, content: content).jsonString)
+        } else if let content {
+            print(content.jsonString)
+        }
+        guard content != nil else {
+            printError("respond: the structure was cut after \(response.usage.outputTokens) tokens (--max-tokens \(maxTokens)); "
+                       + "raise --max-tokens. Generated so far: \(response.text)")
+            return ExitCode.failed
+        }
+        return ExitCode.ok
+    }
+
+    /// The `--json` object for `--schema`: the raw text, the parsed document (null when cut), finish reason and usage.
+    static func structuredReport(_ response: EngineResponse, content: GeneratedContent?) -> GeneratedContent {
+        GeneratedContent(properties: [
+            ("text", GeneratedContent(response.text)),
+            ("content", content ?? GeneratedContent.null),
+            ("finishReason", GeneratedContent(response.finishReason.rawValue)),
+            ("usage", usageContent(response.usage)),
+        ])
+    }
+
+    /// The `usage` object of the `--json` reports.
+    static func usageContent(_ usage: Usage) -> GeneratedContent {
+        GeneratedContent(properties: [
+            ("inputTokens", GeneratedContent(usage.inputTokens)),
+            ("cachedInputTokens", GeneratedContent(usage.cachedInputTokens)),
+            ("outputTokens", GeneratedContent(usage.outputTokens)),
+            ("reasoningTokens", GeneratedContent(usage.reasoningTokens)),
+        ])
+    }
+
     /// The `--json` object.
     static func report(text: String, ids: [Int], result: GenerationResult) -> GeneratedContent {
         let usage = Usage(inputTokens: result.promptTokens, cachedInputTokens: result.reusedPromptTokens,
@@ -92,12 +169,7 @@ struct RespondCommand: Command {
             ("text", GeneratedContent(text)),
             ("tokens", GeneratedContent(ids.map { GeneratedContent($0) })),
             ("finishReason", GeneratedContent(finish)),
-            ("usage", GeneratedContent(properties: [
-                ("inputTokens", GeneratedContent(usage.inputTokens)),
-                ("cachedInputTokens", GeneratedContent(usage.cachedInputTokens)),
-                ("outputTokens", GeneratedContent(usage.outputTokens)),
-                ("reasoningTokens", GeneratedContent(usage.reasoningTokens)),
-            ])),
+            ("usage", usageContent(usage)),
         ])
     }
 }
