@@ -73,6 +73,7 @@ struct AttemptExecutor {
             }
         } catch {
             outcome.error = AttemptError(error)
+            outcome.text = outcome.stats.lastResponseText
         }
         outcome.transcript = session?.transcript ?? Transcript()
         outcome.durationMs = milliseconds(since: started)
@@ -90,7 +91,7 @@ struct AttemptExecutor {
             usage: outcome.stats.usage, violations: violations(of: outcome), error: error,
             durationMs: outcome.durationMs, truncated: outcome.stats.truncated, snapshotCount: snapshots,
             engineCalls: outcome.stats.engineCalls)
-        if let error, !expectsError {
+        if let error, !expectsError, !error.isModelBehavior {
             attempt.status = .error
             attempt.metrics = [.failing("error", rationale: "unexpected \(error.domain).\(error.caseName): \(error.message)")]
             return attempt
@@ -103,6 +104,9 @@ struct AttemptExecutor {
             error: error.map { SubjectError(caseName: $0.caseName, message: $0.message) },
             snapshotCount: snapshots, truncated: outcome.stats.truncated)
         attempt.metrics = item.expectations.evaluate(subject, in: environment)
+        if let error, !expectsError {
+            attempt.metrics.insert(.failing("response", rationale: "\(error.domain).\(error.caseName): \(error.message)"), at: 0)
+        }
         attempt.status = attempt.metrics.allGatesPass ? .passed : .failed
         return attempt
     }
@@ -132,6 +136,19 @@ func milliseconds(since start: DispatchTime) -> Double {
 }
 
 extension AttemptError {
+    /// Whether the model's own output caused the error (unparsable or cut structure, endless tool calls,
+    /// ignoring toolCallingMode): the attempt then fails on its merits instead of counting as an
+    /// infrastructure error.
+    var isModelBehavior: Bool {
+        switch (domain, caseName) {
+        case ("GeneratedContent.ParsingError", _), ("SessionError", "toolCallLimitExceeded"),
+             ("SessionError", "toolCallingModeViolation"):
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Classifies any error an attempt can end in.
     init(_ error: Error) {
         switch error {

@@ -132,7 +132,10 @@ public final class LanguageModelSession {
 
     private func finish(_ response: EngineResponse, schema: GenerationSchema?, toolCalls: [ToolCall]) throws -> SessionResponse {
         let truncated = response.finishReason == .length
-        if truncated { updateStats { $0.truncated = true } }
+        updateStats {
+            $0.truncated = $0.truncated || truncated
+            $0.lastResponseText = response.text
+        }
         var content: GeneratedContent?
         if schema != nil {
             if let parsed = response.content {

@@ -69,6 +69,8 @@ public struct TurnStats: Sendable, Hashable {
     public var timeToFirstSnapshotMs: Double?
     /// Whether `maximumResponseTokens` cut the response.
     public var truncated = false
+    /// The raw text of the last model response, kept when it could not be parsed (for the report).
+    public var lastResponseText: String?
 
     /// Empty counters.
     public init() {}
@@ -81,6 +83,7 @@ public struct TurnStats: Sendable, Hashable {
         snapshotCount += other.snapshotCount
         if timeToFirstSnapshotMs == nil, let first = other.timeToFirstSnapshotMs { timeToFirstSnapshotMs = offsetMs + first }
         truncated = truncated || other.truncated
+        lastResponseText = other.lastResponseText ?? lastResponseText
     }
 }
 

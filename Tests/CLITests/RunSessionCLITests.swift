@@ -7,7 +7,7 @@ import Testing
     let document = try #require(results)
     #expect(run.status == 3, "unexpected errors exit 3")
     #expect(document.statuses == [
-        "expected-error": "passed", "unexpected-error": "error", "loop-guard": "error", "loop-guard-expected": "passed",
+        "expected-error": "passed", "unexpected-error": "error", "loop-guard": "failed", "loop-guard-expected": "passed",
         "mode-required-pass": "passed", "mode-required-violated": "passed", "mode-disallowed-violated": "passed",
         "context-overflow": "passed", "truncated-text": "passed", "truncated-structure": "passed",
         "zero-snapshots": "passed", "tool-crash": "error", "tool-hang": "error", "multi-turn": "passed",
@@ -17,6 +17,8 @@ import Testing
     let guardError = try document.error("loop-guard")
     #expect(guardError["caseName"] as? String == "toolCallLimitExceeded")
     #expect((guardError["message"] as? String ?? "").contains("maxToolCalls (2)"))
+    let guardMetrics = try document.attempts("loop-guard")[0]["metrics"] as? [[String: Any]] ?? []
+    #expect(guardMetrics.first?["name"] as? String == "response", "a looping model fails the attempt; it is not an infrastructure error")
     let overflow = try document.attempts("context-overflow")[0]
     #expect(overflow["engineCalls"] as? Int == 0, "context overflow is detected before generating")
     #expect(try document.error("context-overflow")["expected"] as? Bool == true)
