@@ -38,7 +38,7 @@ public struct ABComparison: Codable, Sendable {
         public var interval: WilsonInterval
     }
 
-    /// Side A (the reference: first variant, or the base file).
+    /// Side A (the reference: the suite's reference variant, or the base file).
     public var a: Side
     /// Side B (the candidate).
     public var b: Side
@@ -50,6 +50,8 @@ public struct ABComparison: Codable, Sendable {
     public var pValue: Double
     /// Cases present on one side only (not paired, not counted).
     public var unpaired: [String]
+    /// The suite whose variants are compared; nil when comparing two result files.
+    public var suite: String?
 
     /// Pairs `casesA` and `casesB` by `key` (skipped cases are not in either list).
     public init(nameA: String, casesA: [CaseResult], nameB: String, casesB: [CaseResult],
@@ -81,27 +83,26 @@ public struct ABComparison: Codable, Sendable {
     /// The rows whose verdict flipped between A and B.
     public var flipped: [Row] { rows.filter(\.flipped) }
 
-    /// Compares every variant of `run` with its first one (the run's first listed variant, else the base),
-    /// pairing cases by suite and case id. Empty when the run has fewer than two configurations.
+    /// Compares, suite by suite, each variant with that suite's reference variant, pairing cases by
+    /// suite and case id (see `VariantOrder` for the reference). Suites run under fewer than two
+    /// configurations give no comparison; the result is in suite-name order.
     public static func variants(of run: RunResult) -> [ABComparison] {
-        var order: [String?] = []
-        var byVariant: [String: [CaseResult]] = [:]
-        for result in run.cases {
-            let name = result.variant ?? ""
-            if byVariant[name] == nil { order.append(result.variant) }
-            byVariant[name, default: []].append(result)
-        }
-        let listed = run.run.variants.filter { byVariant[$0] != nil }
-        let reference: String? = listed.first ?? order.first ?? nil
-        guard order.count >= 2 else { return [] }
-        let referenceName = reference ?? ""
-        let referenceCases = byVariant[referenceName] ?? []
+        var bySuite: [String: [CaseResult]] = [:]
+        for result in run.cases { bySuite[result.suite, default: []].append(result) }
         let pairKey: (CaseResult) -> String = { "\($0.suite)/\($0.caseID)" }
-        return order.compactMap { variant -> ABComparison? in
-            let name = variant ?? ""
-            guard name != referenceName else { return nil }
-            return ABComparison(nameA: reference ?? "base", casesA: referenceCases,
-                                nameB: variant ?? "base", casesB: byVariant[name] ?? [], key: pairKey)
+        return bySuite.keys.sorted().flatMap { suite -> [ABComparison] in
+            let cases = bySuite[suite] ?? []
+            var byVariant: [String?: [CaseResult]] = [:]
+            for result in cases { byVariant[result.variant, default: []].append(result) }
+            let order = VariantOrder.sorted(Array(byVariant.keys), listed: run.run.variants)
+            guard order.count >= 2, let reference = order.first else { return [] }
+            return order.dropFirst().map { variant in
+                var comparison = ABComparison(nameA: VariantOrder.label(reference), casesA: byVariant[reference] ?? [],
+                                              nameB: VariantOrder.label(variant), casesB: byVariant[variant] ?? [],
+                                              key: pairKey)
+                comparison.suite = suite
+                return comparison
+            }
         }
     }
 
@@ -118,4 +119,30 @@ extension ABComparison.Side {
                   passRate: cases == 0 ? 0 : Double(passes) / Double(cases),
                   interval: WilsonInterval(successes: passes, trials: cases))
     }
+}
+
+/// The order of one suite's configurations for A/B: the first is the reference (side A).
+///
+/// Results files do not record a suite's declared variant order, and `cases` is in completion
+/// order (which changes with `--jobs`), so the order is rebuilt deterministically: the base
+/// configuration (no variant) first, then variants in `--variant` order (`run.variants`), then the
+/// rest by name.
+public enum VariantOrder {
+    /// `variants` (nil: the base configuration) in reference-first order.
+    public static func sorted(_ variants: [String?], listed: [String]) -> [String?] {
+        let rank = Dictionary(listed.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        return variants.sorted { lhs, rhs in
+            guard let lhs else { return rhs != nil }
+            guard let rhs else { return false }
+            switch (rank[lhs], rank[rhs]) {
+            case let (l?, r?): return l < r
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return lhs < rhs
+            }
+        }
+    }
+
+    /// The name shown for a configuration: the variant name, or `base`.
+    public static func label(_ variant: String?) -> String { variant ?? "base" }
 }

@@ -34,7 +34,7 @@ enum HTMLComparisons {
     /// Pass rates with intervals, the 2×2 table, McNemar's p-value and the cases that flipped.
     static func writeAB(_ comparison: ABComparison, into page: inout HTMLBuffer) {
         page.raw("<section class=\"ab\"><h2>")
-        page.text("A/B: \(comparison.a.name) vs \(comparison.b.name)")
+        page.text(ABText.title(comparison))
         page.raw("</h2>\n")
         page.raw(SVGChart.rates([
             SVGChart.RateBar(label: "A " + comparison.a.name, rate: comparison.a.passRate,
@@ -101,6 +101,17 @@ enum HTMLComparisons {
 
 /// Plain-text A/B statements shared by the terminal and HTML views.
 public enum ABText {
+    /// `A/B: A vs B`, or `A/B SUITE: A vs B` for the variants of one suite.
+    public static func title(_ comparison: ABComparison) -> String {
+        "A/B\(comparison.suite.map { " " + $0 } ?? ""): \(comparison.a.name) vs \(comparison.b.name)"
+    }
+
+    /// The terminal A/B table, headed by `A/B for suite SUITE:` when it compares one suite's variants.
+    public static func terminal(_ comparison: ABComparison) -> String {
+        let heading = comparison.suite.map { "A/B for suite \(TerminalText.oneLine($0)):\n" } ?? ""
+        return heading + TerminalText.abTable(comparison)
+    }
+
     /// `A 80.0% [..] vs B 90.0% [..]; 3 flipped (1 A→fail, 2 B→pass); McNemar exact p = 0.625`.
     public static func verdict(_ comparison: ABComparison) -> String {
         let a = comparison.a, b = comparison.b

@@ -59,9 +59,9 @@ struct CompareCommand: Command {
         let run = try ReportFlags.load(file, flag: "compare:")
         let comparisons = ABComparison.variants(of: run)
         guard !comparisons.isEmpty else {
-            throw CLIError.invalidInput("compare: \(file) holds one configuration only; give two results files, or a run made with two or more --variant")
+            throw CLIError.invalidInput("compare: \(file) holds one configuration only per suite (A/B compares the variants of one suite); give two results files, or a run of a suite with two or more variants")
         }
-        for comparison in comparisons { print(TerminalText.abTable(comparison)) }
+        for comparison in comparisons { print(ABText.terminal(comparison)) }
         try writeJSON(ComparisonDocument(baseline: nil, ab: comparisons), to: json)
         try ReportFlags.write(run, baseline: nil, comparisons: comparisons, junit: junit, html: html)
         return ExitCode.ok

@@ -68,7 +68,7 @@ struct ReportFlags {
         let abComparisons = ABComparison.variants(of: run)
         print(TerminalText.summary(run))
         if let comparison { print(TerminalText.baselineTable(comparison)) }
-        for ab in abComparisons { print(TerminalText.abTable(ab)) }
+        for ab in abComparisons { print(ABText.terminal(ab)) }
         try ReportFlags.write(run, baseline: comparison, comparisons: abComparisons, junit: junit, html: html)
         guard failOnRegression, let comparison else { return run.exitCode }
         return comparison.hasRegressions ? ExitCode.failed : ExitCode.ok
