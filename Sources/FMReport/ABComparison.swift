@@ -85,7 +85,7 @@ public struct ABComparison: Codable, Sendable {
 
     /// Compares, suite by suite, each variant with that suite's reference variant, pairing cases by
     /// suite and case id (see `VariantOrder` for the reference). Suites run under fewer than two
-    /// configurations give no comparison; the result is in suite-name order.
+    /// configurations give no comparison; the result is in suite-name order, rows in declared case order.
     public static func variants(of run: RunResult) -> [ABComparison] {
         var bySuite: [String: [CaseResult]] = [:]
         for result in run.cases { bySuite[result.suite, default: []].append(result) }
@@ -93,7 +93,7 @@ public struct ABComparison: Codable, Sendable {
         return bySuite.keys.sorted().flatMap { suite -> [ABComparison] in
             let cases = bySuite[suite] ?? []
             var byVariant: [String?: [CaseResult]] = [:]
-            for result in cases { byVariant[result.variant, default: []].append(result) }
+            for result in VariantOrder.declared(cases) { byVariant[result.variant, default: []].append(result) }
             let order = VariantOrder.sorted(Array(byVariant.keys), listed: run.run.variants)
             guard order.count >= 2, let reference = order.first else { return [] }
             return order.dropFirst().map { variant in
@@ -140,6 +140,21 @@ public enum VariantOrder {
             case (nil, .some): return false
             case (nil, nil): return lhs < rhs
             }
+        }
+    }
+
+    /// `cases` in the order they are declared (by `source` file and line, then case id), not completion order.
+    public static func declared(_ cases: [CaseResult]) -> [CaseResult] {
+        func position(_ result: CaseResult) -> (file: String, line: Int) {
+            guard let source = result.source, let colon = source.lastIndex(of: ":"),
+                  let line = Int(source[source.index(after: colon)...]) else { return (result.source ?? "", 0) }
+            return (String(source[..<colon]), line)
+        }
+        return cases.sorted { lhs, rhs in
+            let l = position(lhs), r = position(rhs)
+            if l.file != r.file { return l.file < r.file }
+            if l.line != r.line { return l.line < r.line }
+            return lhs.caseID < rhs.caseID
         }
     }
 

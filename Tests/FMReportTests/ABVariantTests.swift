@@ -46,6 +46,8 @@ private func mixedRun(variants: [String] = [], reversed: Bool = false) -> RunRes
     #expect(forward.map(\.a.name) == backward.map(\.a.name) && forward.map(\.b.name) == backward.map(\.b.name))
     #expect(forward.map(\.table) == backward.map(\.table))
     #expect(forward.map(\.pValue) == backward.map(\.pValue))
+    #expect(forward.map { $0.rows.map(\.key) } == backward.map { $0.rows.map(\.key) })
+    #expect(forward.map(\.unpaired) == backward.map(\.unpaired))
 }
 
 @Test func abReferenceFollowsVariantFlagOrder() throws {
@@ -79,4 +81,12 @@ private func mixedRun(variants: [String] = [], reversed: Bool = false) -> RunRes
     #expect(html.contains("A/B sentiment: plain vs terse") && html.contains("A/B triage: enforced vs prompt-only"))
     let files = ABComparison.files(base: mixedRun(), baseName: "old.json", candidate: mixedRun(), candidateName: "new.json")
     #expect(files.suite == nil && !ABText.terminal(files).hasPrefix("A/B for suite"))
+}
+
+@Test func abRowsFollowDeclaredLinesNotCompletion() {
+    var first = sampleCase("s", "zz", variant: "a", [.passed]), last = sampleCase("s", "aa", variant: "a", [.passed])
+    first.source = "suites/s.yaml:9"
+    last.source = "suites/s.yaml:30"
+    let middle = sampleCase("s", "mm", variant: "a", [.passed]), tie = sampleCase("s", "ab", variant: "a", [.passed])
+    #expect(VariantOrder.declared([last, middle, first, tie]).map(\.caseID) == ["zz", "ab", "mm", "aa"])
 }
