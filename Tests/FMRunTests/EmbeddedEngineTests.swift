@@ -4,11 +4,14 @@ import Testing
 @testable import FMEngines
 import FMGrammar
 
-/// The embedded engine with the real model (skipped when the model is not in the model store).
+/// The embedded engine with the real model, fetched into the model store on first use (never skipped).
 /// Run optimized: `swift test -c release -Xswiftc -enable-testing --filter Embedded`.
-@Suite(.serialized, .enabled(if: EmbeddedEngine.isDefaultModelCached, "the default model is not cached; run `fmeval model fetch`"))
+@Suite(.serialized)
 struct EmbeddedEngineTests {
-    static let engine = Result { try EmbeddedEngine(modelPath: nil) }
+    /// One engine over the default model for every test; `ModelStore.defaultModelURL` fetches it when missing.
+    static let engine = Result {
+        try EmbeddedEngine(modelPath: nil) { FileHandle.standardError.write(Data(("[model] " + $0 + "\n").utf8)) }
+    }
 
     /// The reference schema files beside the package (../shared/reference/apple-fm-sdk).
     static func referenceSchema(_ name: String) throws -> GenerationSchema {
@@ -109,7 +112,7 @@ struct EmbeddedEngineTests {
 
 /// Masks over the model's real vocabulary (49 152 byte-level BPE tokens): on random walks, every
 /// allowed token keeps a valid prefix and a sample of the forbidden ones would break it.
-@Suite(.enabled(if: EmbeddedEngine.isDefaultModelCached, "the default model is not cached; run `fmeval model fetch`"))
+@Suite
 struct EmbeddedVocabularyMaskTests {
     @Test(arguments: ["cat", "person", "hedgehog"])
     func masksAreSoundAndTightOnTheRealVocabulary(name: String) throws {
