@@ -41,9 +41,6 @@ public final class EmbeddedEngine: LanguageModelEngine {
         identity = EngineIdentity(name: "embedded", model: modelName, modelHash: modelHash)
     }
 
-    /// True when the default model is already in the model store (no download needed).
-    public static var isDefaultModelCached: Bool { ModelStore().isCached }
-
     /// The prompt's token ids for `request`.
     public func promptTokens(for request: EngineRequest) throws -> [Int32] {
         let messages = try EmbeddedPromptFormat.messages(for: request, defaultSystemPrompt: template.defaultSystemPrompt)
