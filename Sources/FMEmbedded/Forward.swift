@@ -10,6 +10,9 @@ import Darwin
     (count * worker / workers)..<(count * (worker + 1) / workers)
 }
 
+/// Quantized activations a matrix product reads: Q8_1 quants, block scales, block sums.
+typealias Activations = (UnsafeMutablePointer<Int8>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
+
 extension LlamaModel {
     /// One pass over `tokens` (at most `maxBatch`) at positions `start…`, run by every pool thread.
     /// Threads split matrix rows (each weight byte is read once per pass, by both cores at once) and
@@ -30,18 +33,28 @@ extension LlamaModel {
                 normalizeAndQuantize(b.x + t * dim, gain: layer.attentionNorm, token: t)
             }
             pool.barrier()
-            multiply(layer.query, tokens: n, out: b.q, stride: dim, worker: worker, workers: workers)
-            multiply(layer.key, tokens: n, out: b.k, stride: kvDim, worker: worker, workers: workers)
-            multiply(layer.value, tokens: n, out: b.v, stride: kvDim, worker: worker, workers: workers)
-            pool.barrier()
+            // Q, K and V rows split in whole heads, so each thread rotates and caches the heads it computed.
+            let units = share(c.headCount + 2 * c.kvHeadCount, worker, workers), normalized = (b.actQuants, b.actScale, b.actSum)
+            let qHeads = slice(units, from: 0, count: c.headCount)
+            let kHeads = slice(units, from: c.headCount, count: c.kvHeadCount)
+            let vHeads = slice(units, from: c.headCount + c.kvHeadCount, count: c.kvHeadCount)
+            multiply(layer.query, rows: rows(qHeads), tokens: n, out: b.q, stride: dim, input: normalized)
+            multiply(layer.key, rows: rows(kHeads), tokens: n, out: b.k, stride: kvDim, input: normalized)
+            multiply(layer.value, rows: rows(vHeads), tokens: n, out: b.v, stride: kvDim, input: normalized)
             let keys = cache.keys(layer: l), values = cache.values(layer: l), capacity = cache.capacity
-            for t in mine {
-                rotate(b.q + t * dim, heads: c.headCount, token: t)
-                rotate(b.k + t * kvDim, heads: c.kvHeadCount, token: t)
-                fmk_f32_to_f16_row(b.q + t * dim, b.queryHalf + t * dim, Int32(dim))
-                fmk_f32_to_f16_row(b.k + t * kvDim, keys + (start + t) * kvDim, Int32(kvDim))
+            for t in 0..<n {
                 let position = start + t
-                for i in 0..<kvDim { values[i * capacity + position] = fmk_f32_to_f16(b.v[t * kvDim + i]) }
+                if !qHeads.isEmpty {
+                    let offset = t * dim + qHeads.lowerBound * headDim
+                    rotate(b.q + offset, heads: qHeads.count, token: t)
+                    fmk_f32_to_f16_row(b.q + offset, b.queryHalf + offset, Int32(qHeads.count * headDim))
+                }
+                if !kHeads.isEmpty {
+                    let offset = kHeads.lowerBound * headDim
+                    rotate(b.k + t * kvDim + offset, heads: kHeads.count, token: t)
+                    fmk_f32_to_f16_row(b.k + t * kvDim + offset, keys + position * kvDim + offset, Int32(kHeads.count * headDim))
+                }
+                for i in rows(vHeads) { values[i * capacity + position] = fmk_f32_to_f16(b.v[t * kvDim + i]) }
             }
             pool.barrier()
             let group = c.headCount / c.kvHeadCount, scale = 1 / Float(headDim).squareRoot()
@@ -51,9 +64,13 @@ extension LlamaModel {
                                capacity, Int32(start + t + 1), Int32(headDim), scale, n == 1 ? 1 : 0,
                                b.scores + worker * b.scoreStride,
                                b.attention + t * dim + head * headDim)
+                // Q8_1 blocks are independent, so a head quantizes itself when its width is whole blocks.
+                if headsQuantizeAlone { quantize(b.attention, at: t * dim + head * headDim, count: headDim) }
             }
-            pool.barrier()
-            for t in mine { quantize(b.attention + t * dim, count: dim, token: t) }
+            if !headsQuantizeAlone {
+                pool.barrier()
+                for t in mine { quantize(b.attention + t * dim, count: dim, token: t) }
+            }
             pool.barrier()
             multiply(layer.attentionOutput, tokens: n, out: b.projected, stride: dim, worker: worker, workers: workers)
             pool.barrier()
@@ -62,15 +79,19 @@ extension LlamaModel {
                 normalizeAndQuantize(b.x + t * dim, gain: layer.ffnNorm, token: t)
             }
             pool.barrier()
-            multiply(layer.gate, tokens: n, out: b.hidden, stride: hiddenDim, worker: worker, workers: workers)
-            multiply(layer.up, tokens: n, out: b.hidden2, stride: hiddenDim, worker: worker, workers: workers)
-            pool.barrier()
-            for t in mine {
-                fmk_swiglu(b.hidden + t * hiddenDim, b.hidden2 + t * hiddenDim, Int32(hiddenDim))
-                quantize(b.hidden + t * hiddenDim, count: hiddenDim, token: t)
+            // Rows split in whole Q8_1 blocks: each thread applies SwiGLU to and quantizes its own rows.
+            let blocks = share(hiddenDim / 32, worker, workers), own = (blocks.lowerBound * 32)..<(blocks.upperBound * 32)
+            multiply(layer.gate, rows: own, tokens: n, out: b.hidden, stride: hiddenDim, input: normalized)
+            multiply(layer.up, rows: own, tokens: n, out: b.hidden2, stride: hiddenDim, input: normalized)
+            for t in 0..<n where !own.isEmpty {
+                let offset = t * hiddenDim + own.lowerBound
+                fmk_swiglu(b.hidden + offset, b.hidden2 + offset, Int32(own.count))
+                fmk_quantize_q8_1(b.hidden + offset, Int32(own.count), b.hiddenQuants + offset,
+                                  b.hiddenScale + offset / 32, b.hiddenSum + offset / 32)
             }
             pool.barrier()
-            multiply(layer.down, tokens: n, out: b.projected, stride: dim, worker: worker, workers: workers)
+            multiply(layer.down, rows: share(layer.down.rows, worker, workers), tokens: n, out: b.projected, stride: dim,
+                     input: (b.hiddenQuants, b.hiddenScale, b.hiddenSum))
             pool.barrier()
         }
         guard logits else { return }
@@ -93,17 +114,41 @@ extension LlamaModel {
         }
     }
 
+    /// The part of `units` that falls in `first..<first + count`, relative to `first`.
+    @inline(__always)
+    private func slice(_ units: Range<Int>, from first: Int, count: Int) -> Range<Int> {
+        let lower = min(max(units.lowerBound, first), first + count) - first
+        return lower..<max(lower, min(units.upperBound, first + count) - first)
+    }
+
+    /// The matrix rows of `heads`.
+    @inline(__always)
+    private func rows(_ heads: Range<Int>) -> Range<Int> {
+        (heads.lowerBound * config.headDim)..<(heads.upperBound * config.headDim)
+    }
+
+    /// Whether attention head outputs span whole Q8_1 blocks, so each can be quantized on its own.
+    private var headsQuantizeAlone: Bool { config.headDim % 32 == 0 }
+
     /// `out[t*stride + r] = row r · activations of token t` for this thread's share of rows.
     @inline(__always)
     private func multiply(_ m: QuantMatrix, tokens: Int, out: UnsafeMutablePointer<Float>, stride: Int,
                           worker: Int, workers: Int) {
-        let rows = share(m.rows, worker, workers), b = buffers
+        multiply(m, rows: share(m.rows, worker, workers), tokens: tokens, out: out, stride: stride,
+                 input: (buffers.actQuants, buffers.actScale, buffers.actSum))
+    }
+
+    /// `out[t*stride + r] = row r · activations of token t` for `rows`, activations quantized in `input`.
+    @inline(__always)
+    private func multiply(_ m: QuantMatrix, rows: Range<Int>, tokens: Int, out: UnsafeMutablePointer<Float>,
+                          stride: Int, input: Activations) {
+        let (quants, scales, sums) = input
         let (r0, r1, cols) = (Int32(rows.lowerBound), Int32(rows.upperBound), Int32(m.cols))
         switch (m.type == .q8_0, tokens == 1) {
-        case (false, true): fmk_matvec_q4_1(m.data, cols, r0, r1, b.actQuants, b.actScale, b.actSum, out)
-        case (false, false): fmk_matmul_q4_1(m.data, cols, r0, r1, b.actQuants, b.actScale, b.actSum, Int32(tokens), out, stride)
-        case (true, true): fmk_matvec_q8_0(m.data, cols, r0, r1, b.actQuants, b.actScale, nil, out)
-        case (true, false): fmk_matmul_q8_0(m.data, cols, r0, r1, b.actQuants, b.actScale, Int32(tokens), out, stride)
+        case (false, true): fmk_matvec_q4_1(m.data, cols, r0, r1, quants, scales, sums, out)
+        case (false, false): fmk_matmul_q4_1(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
+        case (true, true): fmk_matvec_q8_0(m.data, cols, r0, r1, quants, scales, nil, out)
+        case (true, false): fmk_matmul_q8_0(m.data, cols, r0, r1, quants, scales, Int32(tokens), out, stride)
         }
     }
 
@@ -112,6 +157,14 @@ extension LlamaModel {
     private func quantize(_ x: UnsafeMutablePointer<Float>, count: Int, token t: Int) {
         let b = buffers
         fmk_quantize_q8_1(x, Int32(count), b.actQuants + t * count, b.actScale + t * count / 32, b.actSum + t * count / 32)
+    }
+
+    /// Quantizes `count` floats (whole blocks) at element `offset` of a token-major activation array
+    /// into the same offset of the activation buffers.
+    @inline(__always)
+    private func quantize(_ x: UnsafeMutablePointer<Float>, at offset: Int, count: Int) {
+        let b = buffers
+        fmk_quantize_q8_1(x + offset, Int32(count), b.actQuants + offset, b.actScale + offset / 32, b.actSum + offset / 32)
     }
 
     /// RMSNorm of `x` (as ggml: sum of squares in double) times `gain` into `xb`, then quantized.

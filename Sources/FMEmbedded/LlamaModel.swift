@@ -148,6 +148,10 @@ final class ForwardBuffers {
     let x, xb, q, k, v, attention, projected, hidden, hidden2, logits, ropeCos, ropeSin, scores: UnsafeMutablePointer<Float>
     let actScale, actSum: UnsafeMutablePointer<Float>
     let actQuants: UnsafeMutablePointer<Int8>
+    /// Quantized SwiGLU output, apart from `actQuants` so one thread can write it while another still
+    /// reads the normalized input of the gate and up projections.
+    let hiddenScale, hiddenSum: UnsafeMutablePointer<Float>
+    let hiddenQuants: UnsafeMutablePointer<Int8>
     let queryHalf: UnsafeMutablePointer<UInt16>
     let positions: Int
     /// Floats per thread in `scores`: positions rounded up to whole 16-lane chunks.
@@ -172,10 +176,13 @@ final class ForwardBuffers {
         ropeCos = floats(batch * config.ropeDimensions / 2); ropeSin = floats(batch * config.ropeDimensions / 2)
         scores = floats(threads * scoreStride)
         actScale = floats(batch * wide / 32); actSum = floats(batch * wide / 32)
+        hiddenScale = floats(batch * config.hiddenDim / 32); hiddenSum = floats(batch * config.hiddenDim / 32)
         let quants = UnsafeMutableRawPointer.allocate(byteCount: batch * wide, alignment: 64)
+        let hiddenBytes = UnsafeMutableRawPointer.allocate(byteCount: batch * config.hiddenDim, alignment: 64)
         let halves = UnsafeMutableRawPointer.allocate(byteCount: batch * config.dim * 2, alignment: 64)
-        owned += [quants, halves]
+        owned += [quants, hiddenBytes, halves]
         actQuants = quants.initializeMemory(as: Int8.self, repeating: 0, count: batch * wide)
+        hiddenQuants = hiddenBytes.initializeMemory(as: Int8.self, repeating: 0, count: batch * config.hiddenDim)
         queryHalf = halves.initializeMemory(as: UInt16.self, repeating: 0, count: batch * config.dim)
         allocations = owned
     }
