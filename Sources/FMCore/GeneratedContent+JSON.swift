@@ -1,60 +1,94 @@
 extension GeneratedContent {
     /// Compact JSON text: structure keys in order, integral numbers without `.0`, non-finite numbers as `null`.
     public var jsonString: String {
-        var output = ""
-        write(to: &output, indent: nil, level: 0)
-        return output
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        writeJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// JSON text indented by `indent` spaces per level, one member or element per line.
     public func jsonString(indent: Int) -> String {
-        var output = ""
-        write(to: &output, indent: max(0, indent), level: 0)
-        return output
+        var bytes: [UInt8] = []
+        write(to: &bytes, indent: max(0, indent), level: 0, spaced: false)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// One-line JSON text with a space after each `,` and `:` — the form Apple's transcripts use for tool-call arguments.
     public var spacedJSONString: String {
-        var output = ""
-        write(to: &output, indent: nil, level: 0, spaced: true)
-        return output
+        var bytes: [UInt8] = []
+        write(to: &bytes, indent: nil, level: 0, spaced: true)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func write(to output: inout String, indent: Int?, level: Int, spaced: Bool = false) {
+    /// Appends the compact JSON text of this value, as UTF-8, to `bytes` (the fast path of `jsonString`).
+    func writeJSON(to bytes: inout [UInt8]) {
         switch kind {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .number(let value): output += Self.format(number: value)
-        case .string(let value): Self.writeQuoted(value, to: &output)
+        case .null: Self.append("null", to: &bytes)
+        case .bool(let value): Self.append(value ? "true" : "false", to: &bytes)
+        case .number(let value): Self.writeNumber(value, to: &bytes)
+        case .string(let value): Self.writeQuoted(value, to: &bytes)
         case .array(let elements):
-            guard !elements.isEmpty else { output += "[]"; return }
-            output += "["
+            bytes.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
-                if position > 0 { output += spaced ? ", " : "," }
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                element.writeJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .structure(let properties, let keys):
+            bytes.append(UInt8(ascii: "{"))
+            var first = true
+            for key in keys {
+                guard let value = properties[key] else { continue }
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                Self.writeQuoted(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                value.writeJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private func write(to output: inout [UInt8], indent: Int?, level: Int, spaced: Bool) {
+        switch kind {
+        case .null, .bool, .number, .string: writeJSON(to: &output)
+        case .array(let elements):
+            guard !elements.isEmpty else { Self.append("[]", to: &output); return }
+            output.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { Self.append(spaced ? ", " : ",", to: &output) }
                 Self.newline(&output, indent: indent, level: level + 1)
                 element.write(to: &output, indent: indent, level: level + 1, spaced: spaced)
             }
             Self.newline(&output, indent: indent, level: level)
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .structure:
             let members = orderedProperties ?? []
-            guard !members.isEmpty else { output += "{}"; return }
-            output += "{"
+            guard !members.isEmpty else { Self.append("{}", to: &output); return }
+            output.append(UInt8(ascii: "{"))
             for (position, member) in members.enumerated() {
-                if position > 0 { output += spaced ? ", " : "," }
+                if position > 0 { Self.append(spaced ? ", " : ",", to: &output) }
                 Self.newline(&output, indent: indent, level: level + 1)
                 Self.writeQuoted(member.key, to: &output)
-                output += indent == nil && !spaced ? ":" : ": "
+                Self.append(indent == nil && !spaced ? ":" : ": ", to: &output)
                 member.value.write(to: &output, indent: indent, level: level + 1, spaced: spaced)
             }
             Self.newline(&output, indent: indent, level: level)
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ output: inout String, indent: Int?, level: Int) {
+    private static func newline(_ output: inout [UInt8], indent: Int?, level: Int) {
         guard let indent else { return }
-        output += "\n" + String(repeating: " ", count: indent * level)
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
+    }
+
+    /// Appends the UTF-8 bytes of `text`.
+    static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// JSON text of a number: integral values in ±2^53 print as integers.
@@ -66,40 +100,69 @@ extension GeneratedContent {
         return "\(value)"
     }
 
-    /// Appends `value` as a quoted JSON string.
-    static func writeQuoted(_ value: String, to output: inout String) {
-        output += "\""
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output += value
-            output += "\""
+    /// Appends `format(number: value)` as UTF-8; integers are written digit by digit without a `String`.
+    static func writeNumber(_ value: Double, to bytes: inout [UInt8]) {
+        guard value.isFinite, value == value.rounded(), abs(value) <= 9_007_199_254_740_992 else {
+            append(format(number: value), to: &bytes)
             return
         }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
+        writeInteger(Int64(value), to: &bytes)
+    }
+
+    /// Appends the decimal digits of `value` (with a leading `-` when negative).
+    static func writeInteger(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    /// Appends `value` as a quoted JSON string, UTF-8.
+    static func writeQuoted(_ value: String, to bytes: inout [UInt8]) {
+        var value = value
+        bytes.append(UInt8(ascii: "\""))
+        value.withUTF8 { utf8 in
+            var runStart = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
                 }
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
-        output += "\""
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// `value` as a quoted JSON string literal.
     public static func quoted(_ value: String) -> String {
-        var output = ""
-        writeQuoted(value, to: &output)
-        return output
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count + 2)
+        writeQuoted(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

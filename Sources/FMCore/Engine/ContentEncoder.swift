@@ -18,9 +18,10 @@ public enum ContentEncoder {
         if let direct = directContent(of: value) { return direct.jsonString }
         let slot = Slot()
         try value.encode(to: SlotEncoder(slot: slot, codingPath: []))
-        var text = ""
-        slot.write(to: &text)
-        return text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4096)
+        slot.write(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The JSON value of values that carry their own JSON form.
@@ -60,34 +61,27 @@ final class Slot {
 
     var count: Int { elements.count }
 
-    /// Appends this value's compact JSON text.
-    func write(to text: inout String) {
+    /// Appends this value's compact JSON text, as UTF-8.
+    func write(to bytes: inout [UInt8]) {
         switch state {
-        case .empty: text += "null"
-        case .value(let value):
-            switch value.kind {
-            case .string(let string): text += GeneratedContent.quoted(string)
-            case .number(let number) where number == number.rounded() && abs(number) <= 9_007_199_254_740_992:
-                text += String(Int64(number))
-            case .bool(let flag): text += flag ? "true" : "false"
-            default: text += value.jsonString
-            }
+        case .empty: GeneratedContent.append("null", to: &bytes)
+        case .value(let value): value.writeJSON(to: &bytes)
         case .object:
-            text += "{"
+            bytes.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { text += "," }
-                text += GeneratedContent.quoted(member.0)
-                text += ":"
-                member.1.write(to: &text)
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                GeneratedContent.writeQuoted(member.0, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                member.1.write(to: &bytes)
             }
-            text += "}"
+            bytes.append(UInt8(ascii: "}"))
         case .array:
-            text += "["
+            bytes.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { text += "," }
-                element.write(to: &text)
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                element.write(to: &bytes)
             }
-            text += "]"
+            bytes.append(UInt8(ascii: "]"))
         }
     }
 
