@@ -26,15 +26,32 @@ extension LlamaModel {
             weights.embed(Int(tokens[t]), into: b.x + t * dim)
             ropeTable(position: start + t, into: t)
         }
+        pool.barrier()
+        // Each thread normalizes every token into its own buffers (no barrier); only a token's owner
+        // writes the updated residual, into the buffer nobody reads in this step.
+        let own: Activations = (b.ownQuants + worker * b.batch * dim, b.ownScale + worker * b.batch * dim / 32,
+                                b.ownSum + worker * b.batch * dim / 32)
+        let normed = b.ownNormed + worker * b.batch * dim
+        var current = b.x, next = b.residual
+        func residualNorm(_ gain: UnsafePointer<Float>, adding: Bool) {
+            for t in 0..<n {
+                let y = normed + t * dim, x = current + t * dim
+                if adding {
+                    for i in 0..<dim { y[i] = x[i] + b.projected[t * dim + i] }
+                    if mine.contains(t) { (next + t * dim).update(from: y, count: dim) }
+                } else {
+                    y.update(from: x, count: dim)
+                }
+                normalize(y, gain: gain)
+                fmk_quantize_q8_1(y, Int32(dim), own.0 + t * dim, own.1 + t * dim / 32, own.2 + t * dim / 32)
+            }
+            if adding { swap(&current, &next) }
+        }
         for l in 0..<c.layerCount {
             let layer = layers[l]
-            for t in mine {
-                if l > 0 { add(b.projected + t * dim, into: b.x + t * dim, count: dim) }
-                normalizeAndQuantize(b.x + t * dim, gain: layer.attentionNorm, token: t)
-            }
-            pool.barrier()
+            residualNorm(layer.attentionNorm, adding: l > 0)
             // Q, K and V rows split in whole heads, so each thread rotates and caches the heads it computed.
-            let units = share(c.headCount + 2 * c.kvHeadCount, worker, workers), normalized = (b.actQuants, b.actScale, b.actSum)
+            let units = share(c.headCount + 2 * c.kvHeadCount, worker, workers), normalized = own
             let qHeads = slice(units, from: 0, count: c.headCount)
             let kHeads = slice(units, from: c.headCount, count: c.kvHeadCount)
             let vHeads = slice(units, from: c.headCount + c.kvHeadCount, count: c.kvHeadCount)
@@ -74,11 +91,7 @@ extension LlamaModel {
             pool.barrier()
             multiply(layer.attentionOutput, tokens: n, out: b.projected, stride: dim, worker: worker, workers: workers)
             pool.barrier()
-            for t in mine {
-                add(b.projected + t * dim, into: b.x + t * dim, count: dim)
-                normalizeAndQuantize(b.x + t * dim, gain: layer.ffnNorm, token: t)
-            }
-            pool.barrier()
+            residualNorm(layer.ffnNorm, adding: true)
             // Rows split in whole Q8_1 blocks: each thread applies SwiGLU to and quantizes its own rows.
             let blocks = share(hiddenDim / 32, worker, workers), own = (blocks.lowerBound * 32)..<(blocks.upperBound * 32)
             multiply(layer.gate, rows: own, tokens: n, out: b.hidden, stride: hiddenDim, input: normalized)
@@ -97,8 +110,8 @@ extension LlamaModel {
         guard logits else { return }
         let last = n - 1
         if worker == 0 {
-            add(b.projected + last * dim, into: b.x + last * dim, count: dim)
-            normalizeAndQuantize(b.x + last * dim, gain: outputNorm, token: 0)
+            add(b.projected + last * dim, into: current + last * dim, count: dim)
+            normalizeAndQuantize(current + last * dim, gain: outputNorm, token: 0)
         }
         pool.barrier()
         let rows = share(c.vocabSize, worker, workers), out = weights.output
@@ -169,13 +182,21 @@ extension LlamaModel {
 
     /// RMSNorm of `x` (as ggml: sum of squares in double) times `gain` into `xb`, then quantized.
     private func normalizeAndQuantize(_ x: UnsafeMutablePointer<Float>, gain: UnsafePointer<Float>, token t: Int) {
-        let dim = config.dim, out = buffers.xb + t * dim
+        let out = buffers.xb + t * config.dim
+        out.update(from: x, count: config.dim)
+        normalize(out, gain: gain)
+        quantize(out, count: config.dim, token: t)
+    }
+
+    /// RMSNorm in place (as ggml: sum of squares in double), times `gain`.
+    @inline(__always)
+    private func normalize(_ x: UnsafeMutablePointer<Float>, gain: UnsafePointer<Float>) {
+        let dim = config.dim
         var sum = 0.0
         for i in 0..<dim { sum += Double(x[i] * x[i]) }
         let mean = Float(sum / Double(dim))
         let scale = 1 / (mean + config.rmsEpsilon).squareRoot()
-        for i in 0..<dim { out[i] = x[i] * scale * gain[i] }
-        quantize(out, count: dim, token: t)
+        for i in 0..<dim { x[i] = x[i] * scale * gain[i] }
     }
 
     @inline(__always)

@@ -152,14 +152,24 @@ final class ForwardBuffers {
     /// reads the normalized input of the gate and up projections.
     let hiddenScale, hiddenSum: UnsafeMutablePointer<Float>
     let hiddenQuants: UnsafeMutablePointer<Int8>
+    /// The residual stream's other half: layers alternate between `x` and `residual` so threads can
+    /// read one while the token's owner writes the other.
+    let residual: UnsafeMutablePointer<Float>
+    /// Per-thread normalized activations (floats, then Q8_1 quants, scales, sums), `batch × dim` each:
+    /// every thread normalizes all tokens itself instead of waiting at a barrier for the owners.
+    let ownNormed, ownScale, ownSum: UnsafeMutablePointer<Float>
+    let ownQuants: UnsafeMutablePointer<Int8>
     let queryHalf: UnsafeMutablePointer<UInt16>
     let positions: Int
+    /// Tokens one pass holds at most.
+    let batch: Int
     /// Floats per thread in `scores`: positions rounded up to whole 16-lane chunks.
     let scoreStride: Int
     private var allocations: [UnsafeMutableRawPointer] = []
 
     init(config: LlamaConfig, batch: Int, positions: Int, threads: Int) {
         self.positions = positions
+        self.batch = batch
         scoreStride = (positions + 15) / 16 * 16
         var owned: [UnsafeMutableRawPointer] = []
         func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
@@ -180,7 +190,11 @@ final class ForwardBuffers {
         let quants = UnsafeMutableRawPointer.allocate(byteCount: batch * wide, alignment: 64)
         let hiddenBytes = UnsafeMutableRawPointer.allocate(byteCount: batch * config.hiddenDim, alignment: 64)
         let halves = UnsafeMutableRawPointer.allocate(byteCount: batch * config.dim * 2, alignment: 64)
-        owned += [quants, hiddenBytes, halves]
+        residual = floats(batch * config.dim); ownNormed = floats(threads * batch * config.dim)
+        ownScale = floats(threads * batch * config.dim / 32); ownSum = floats(threads * batch * config.dim / 32)
+        let ownBytes = UnsafeMutableRawPointer.allocate(byteCount: threads * batch * config.dim, alignment: 64)
+        ownQuants = ownBytes.initializeMemory(as: Int8.self, repeating: 0, count: threads * batch * config.dim)
+        owned += [quants, hiddenBytes, halves, ownBytes]
         actQuants = quants.initializeMemory(as: Int8.self, repeating: 0, count: batch * wide)
         hiddenQuants = hiddenBytes.initializeMemory(as: Int8.self, repeating: 0, count: batch * config.hiddenDim)
         queryHalf = halves.initializeMemory(as: UInt16.self, repeating: 0, count: batch * config.dim)
