@@ -25,14 +25,20 @@ public final class ResultsJournal {
             throw RunnerError.invalidInput("cannot create the results journal \(path); check that the folder is writable")
         }
         handle = try FileHandle(forWritingTo: url)
-        try write(#"{"journal":1,"run":"# + ContentEncoder.jsonText(run) + "}")
+        try write(Array(#"{"journal":1,"run":"#.utf8) + ContentEncoder.jsonBytes(run) + Array("}\n".utf8))
         for result in carried { try append(result) }
     }
 
     /// Appends one finished case (thread-safe).
     public func append(_ result: CaseResult) throws {
-        let text = try ContentEncoder.jsonText(result)
-        try write(#"{"case":"# + text + "}")
+        let body = try ContentEncoder.jsonBytes(result)
+        var line: [UInt8] = []
+        line.reserveCapacity(body.count + 10)
+        line.append(contentsOf: #"{"case":"#.utf8)
+        line.append(contentsOf: body)
+        line.append(contentsOf: "}\n".utf8)
+        try write(line)
+        let text = String(decoding: body, as: UTF8.self)
         lock.lock()
         texts.append(text)
         lock.unlock()
@@ -53,8 +59,8 @@ public final class ResultsJournal {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    private func write(_ line: String) throws {
-        let data = Data((line + "\n").utf8)
+    private func write(_ line: [UInt8]) throws {
+        let data = Data(line)
         lock.lock()
         defer { lock.unlock() }
         try handle.write(contentsOf: data)

@@ -2,9 +2,9 @@
 // cases (3 evaluators each: equals, oneOf, constraints), records it once on the scripted engine, then
 // times `fmeval run --engine replay` over the cassette (journal and results file included) and prints
 // cases per second. Usage: fmeval-bench-harness [CASES] (default 10000).
-// Measured 2026-11-30 on the shared, loaded 2-core build machine, same minute, 10,000 cases, --jobs 2:
-// JSON written as strings ≈ 2,800–3,000 cases/s wall (≈ 6,100 per CPU-second); JSON written into one UTF-8
-// byte buffer ≈ 3,650–4,980 cases/s wall (≈ 7,650 per CPU-second). Short of the 10,000 cases/s goal.
+// Measured 2026-11-30 on the shared 2-core build machine (load ≈ 2.5), same minute, 10,000 cases, --jobs 2:
+// JSON appended as Strings 5,780–6,320 cases/s wall (6,100–6,500 per CPU-second); JSON written into UTF-8 byte
+// buffers, journal lines included, 7,180–7,770 cases/s wall (7,580–7,820 per CPU-second). Short of 10,000 cases/s.
 import Foundation
 import FMRun
 

@@ -15,13 +15,21 @@ public enum ContentEncoder {
     /// The compact JSON text of `value`, written straight from the encoded tree (no intermediate
     /// `GeneratedContent` for the parts that are not already JSON values).
     public static func jsonText<Value: Encodable>(_ value: Value) throws -> String {
-        if let direct = directContent(of: value) { return direct.jsonString }
-        let slot = Slot()
-        try value.encode(to: SlotEncoder(slot: slot, codingPath: []))
+        String(decoding: try jsonBytes(value), as: UTF8.self)
+    }
+
+    /// `jsonText(value)` as UTF-8 bytes, written into one growing buffer (no `String` in between).
+    public static func jsonBytes<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096)
+        if let direct = directContent(of: value) {
+            direct.writeJSON(to: &bytes)
+            return bytes
+        }
+        let slot = Slot()
+        try value.encode(to: SlotEncoder(slot: slot, codingPath: []))
         slot.write(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The JSON value of values that carry their own JSON form.
