@@ -31,16 +31,25 @@ public final class ResultsJournal {
 
     /// Appends one finished case (thread-safe).
     public func append(_ result: CaseResult) throws {
+        try append(try Self.encode(result))
+    }
+
+    /// The journal line of `result` and its JSON text; encoding needs no lock, so callers can do it in parallel.
+    public static func encode(_ result: CaseResult) throws -> (line: [UInt8], text: String) {
         let body = try ContentEncoder.jsonBytes(result)
         var line: [UInt8] = []
         line.reserveCapacity(body.count + 10)
         line.append(contentsOf: #"{"case":"#.utf8)
         line.append(contentsOf: body)
         line.append(contentsOf: "}\n".utf8)
-        try write(line)
-        let text = String(decoding: body, as: UTF8.self)
+        return (line, String(decoding: body, as: UTF8.self))
+    }
+
+    /// Appends one case encoded by `encode(_:)` (thread-safe); lines land in call order.
+    public func append(_ encoded: (line: [UInt8], text: String)) throws {
+        try write(encoded.line)
         lock.lock()
-        texts.append(text)
+        texts.append(encoded.text)
         lock.unlock()
     }
 

@@ -57,9 +57,10 @@ public final class Runner {
                 next += 1
                 lock.unlock()
                 let result = self.runCase(item)
+                let encoded = journal.map { _ in Result { try ResultsJournal.encode(result) } }
                 lock.lock()
                 do {
-                    try journal?.append(result)
+                    if let journal, let encoded { try journal.append(encoded.get()) }
                 } catch {
                     journalError = error
                 }
