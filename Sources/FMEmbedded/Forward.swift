@@ -35,9 +35,9 @@ extension LlamaModel {
         var current = b.x, next = b.residual
         func residualNorm(_ gain: UnsafePointer<Float>, adding: Bool) {
             for t in 0..<n {
-                let y = normed + t * dim, x = current + t * dim
+                let y = normed + t * dim, x = current + t * dim, delta = b.projected + t * dim
                 if adding {
-                    for i in 0..<dim { y[i] = x[i] + b.projected[t * dim + i] }
+                    for i in 0..<dim { y[i] = x[i] + delta[i] }
                     if mine.contains(t) { (next + t * dim).update(from: y, count: dim) }
                 } else {
                     y.update(from: x, count: dim)
