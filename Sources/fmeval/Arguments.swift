@@ -1,3 +1,5 @@
+import FMCore
+
 /// A small flag parser: commands ask for the flags they know, then `finish()` rejects the rest.
 ///
 /// Flags take the forms `--name`, `--name VALUE` and `--name=VALUE`; `--` ends flag parsing.
@@ -76,35 +78,11 @@ struct Arguments {
             if arg.hasPrefix("-") && arg.count > 1 {
                 let name = String(arg.split(separator: "=", maxSplits: 1)[0])
                 var message = "\(command): unknown flag \(name)"
-                if let suggestion = closestMatch(to: name, in: known) { message += " (did you mean \(suggestion)?)" }
+                if let suggestion = Suggestion.closest(to: name, in: known) { message += " (did you mean \(suggestion)?)" }
                 throw CLIError.invalidInput(message + "; see 'fmeval help \(command)'")
             }
             positionals.append(arg)
         }
         return positionals
     }
-}
-
-/// The candidate with the smallest edit distance to `word`, when it is close enough to be a likely typo.
-func closestMatch(to word: String, in candidates: [String]) -> String? {
-    let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
-    guard let (best, distance) = scored, distance <= max(2, word.count / 3) else { return nil }
-    return best
-}
-
-/// Levenshtein distance between two strings, by Unicode scalars.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
-    if x.isEmpty { return y.count }
-    if y.isEmpty { return x.count }
-    var previous = Array(0...y.count)
-    var current = [Int](repeating: 0, count: y.count + 1)
-    for i in 1...x.count {
-        current[0] = i
-        for j in 1...y.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[y.count]
 }

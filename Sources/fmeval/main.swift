@@ -15,7 +15,7 @@ if words == ["--version"] {
 guard let (command, rest) = findCommand(words) else {
     let known = Set(allCommands.map { $0.path.joined(separator: " ") })
     var message = "unknown command '\(words[0])'"
-    if let guess = closestMatch(to: words[0], in: Array(known)) { message += " (did you mean '\(guess)'?)" }
+    if let guess = Suggestion.closest(to: words[0], in: Array(known)) { message += " (did you mean '\(guess)'?)" }
     printError("fmeval: error: \(message); run 'fmeval --help' for the list")
     exit(ExitCode.invalidInput)
 }

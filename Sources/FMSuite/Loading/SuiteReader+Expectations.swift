@@ -142,7 +142,7 @@ extension SuiteReader {
                     return YAMLNode(.mapping([nameEntry] + pairs), at: argument.key.location)
                 }
                 if let pairs = argument.value.mapping, let bad = pairs.first(where: { !ArgumentMatcher.keywords.contains($0.name) }),
-                   closestKey(to: bad.name, in: ArgumentMatcher.keywords) != nil {
+                   Suggestion.closest(to: bad.name, in: ArgumentMatcher.keywords) != nil {
                     diagnostics.append(Diagnostic(bad.key.location, unknownKeyMessage(bad.name, known: ArgumentMatcher.keywords) + " (an argument matcher)"))
                     let placeholder = YAMLNode.Entry(key: keyNode("keyOnly", at: bad.key.location), value: YAMLNode(.scalar(YAMLScalar(text: "true", style: .plain)), at: bad.key.location))
                     return YAMLNode(.mapping([nameEntry, placeholder]), at: argument.key.location)

@@ -32,7 +32,7 @@ extension SuiteReader {
         let types = ["string", "integer", "number", "boolean"]
         if let scalar = node.scalar {
             guard types.contains(scalar.text) else {
-                let hint = closestKey(to: scalar.text, in: types).map { "did you mean '\($0)'? " } ?? ""
+                let hint = Suggestion.closest(to: scalar.text, in: types).map { "did you mean '\($0)'? " } ?? ""
                 report(node, "generating: unknown type '\(scalar.text)'; \(hint)use one of \(types.joined(separator: ", ")), {enum: [...]} or {schema: ...}")
                 return nil
             }

@@ -46,7 +46,7 @@ extension SuiteReader {
     func engineName(_ node: YAMLNode) -> String? {
         guard let name = string(node, "engine") else { return nil }
         guard Suite.knownEngines.contains(name) else {
-            let hint = closestKey(to: name, in: Suite.knownEngines).map { "did you mean '\($0)'? " } ?? ""
+            let hint = Suggestion.closest(to: name, in: Suite.knownEngines).map { "did you mean '\($0)'? " } ?? ""
             report(node, "unknown engine '\(name)'; \(hint)use one of \(Suite.knownEngines.joined(separator: ", "))")
             return nil
         }
@@ -175,13 +175,13 @@ extension SuiteReader {
             report(root["tools"] ?? root, "tool '\(name)' is defined \(count) times; tool names must be unique")
         }
         for reference in toolReferences where toolNames[reference.name] == nil {
-            let hint = closestKey(to: reference.name, in: Array(toolNames.keys)).map { "did you mean '\($0)'? " } ?? ""
+            let hint = Suggestion.closest(to: reference.name, in: Array(toolNames.keys)).map { "did you mean '\($0)'? " } ?? ""
             report(reference.node, "toolCalls names tool '\(reference.name)', which the suite does not define; \(hint)add it under 'tools:'")
         }
         let variantNames = suite.variants.map(\.name)
         for item in suite.cases {
             for name in item.variants ?? [] where !variantNames.contains(name) {
-                let hint = closestKey(to: name, in: variantNames).map { "did you mean '\($0)'? " } ?? ""
+                let hint = Suggestion.closest(to: name, in: variantNames).map { "did you mean '\($0)'? " } ?? ""
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' names variant '\(name)', which the suite does not define; \(hint)defined: \(variantNames.isEmpty ? "none" : variantNames.joined(separator: ", "))"))
             }
             for variant in suite.variants {
