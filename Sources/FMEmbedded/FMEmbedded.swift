@@ -1,1 +1,1 @@
-// Module FMEmbedded: see DESIGN.md (../shared/DESIGN.md) and docs/architecture.md.
+// Module FMEmbedded: see docs/architecture.md.

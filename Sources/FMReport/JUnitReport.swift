@@ -1,7 +1,7 @@
 import Foundation
 import FMRun
 
-/// JUnit XML (Apache Ant schema, `../shared/reference/junit/JUnit.xsd`) from a results document.
+/// JUnit XML (Apache Ant schema, `reference/junit/JUnit.xsd`) from a results document.
 ///
 /// One `testsuite` per suite × variant and one `testcase` per case. A case that does not hold its gate
 /// gets `failure` (metrics with rationales) or `error` (infrastructure); a skipped case gets `skipped`.

@@ -12,7 +12,7 @@ struct BenchMaskCommand: Command {
     static let help = """
     USAGE: fmeval bench masks [--json] [--model FILE] [--documents N] [SCHEMA.json...]
 
-    Compiles each schema (default: the seven reference schemas in ../shared/reference/apple-fm-sdk,
+    Compiles each schema (default: the seven reference schemas in reference/apple-fm-sdk,
     when that directory exists) and two example tool-call grammars, then replays N example documents
     per grammar (default 8) token by token over the model's vocabulary, timing every mask fill.
     "cold" steps include filling per-state token tables on first use; "warm" steps are a second
@@ -38,7 +38,7 @@ struct BenchMaskCommand: Command {
         let documentCount = try parser.intOption("--documents", minimum: 1) ?? 8
         var schemaPaths = try parser.finish()
         if schemaPaths.isEmpty {
-            let directory = "../shared/reference/apple-fm-sdk"
+            let directory = "reference/apple-fm-sdk"
             let names = ["age", "cat", "hedgehog", "newsletter", "person", "petClub", "shelter"]
             schemaPaths = names.map { "\(directory)/\($0).json" }.filter { FileManager.default.fileExists(atPath: $0) }
         }

@@ -55,8 +55,8 @@ let packageRoot: URL = {
     return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 }()
 
-/// `../shared/reference` beside the package root: the real files our formats conform to.
-let referenceDirectory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/reference")
+/// `reference/` in the package root: the real files our formats conform to (see reference/README.md).
+let referenceDirectory = packageRoot.appendingPathComponent("reference")
 
 /// The built `fmeval` executable: `$FMEVAL_BIN`, else the products folder that holds the test bundle.
 func fmevalBinary() -> URL {

@@ -109,7 +109,7 @@ import Testing
         let tokens = try #require(object["tokens"] as? [Int])
         let usage = try #require(object["usage"] as? [String: Int])
         // llama.cpp's prompt for this question (default system prompt) has 37 tokens, and its five
-        // best first tokens are these (../shared/reference/smollm2/greedy-public.json); exact greedy
+        // best first tokens are these (reference/smollm2/greedy-public.json); exact greedy
         // agreement is the engine tests' job, the prompt path is this test's.
         #expect(usage["inputTokens"] == 37)
         #expect(usage["outputTokens"] == tokens.count && usage["cachedInputTokens"] == 0)

@@ -1,13 +1,13 @@
 import Foundation
 
-/// `../shared/reference/apple-fm-sdk` beside the package root, found from this file's path.
+/// `reference/apple-fm-sdk` in the package root, found from this file's path.
 let appleReferenceDirectory: URL = {
     var url = URL(fileURLWithPath: #filePath)
     while url.path != "/" {
         url.deleteLastPathComponent()
         if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { break }
     }
-    return url.deletingLastPathComponent().appendingPathComponent("shared/reference/apple-fm-sdk")
+    return url.appendingPathComponent("reference/apple-fm-sdk")
 }()
 
 /// The seven reference GenerationSchema files.

@@ -2,7 +2,7 @@ import FMEmbedded
 import Foundation
 import Testing
 
-/// One prompt of ../shared/reference/smollm2/greedy-public.json (llama.cpp's behaviour on the model).
+/// One prompt of reference/smollm2/greedy-public.json (llama.cpp's behaviour on the model).
 private struct GreedyReferenceCase: Decodable {
     struct Logit: Decodable { let token: Int32; let logit: Float }
     let user: String
@@ -14,7 +14,7 @@ private struct GreedyReferenceCase: Decodable {
 /// The default model (fetched through the model store on first use) and llama.cpp's reference outputs.
 private enum RealModel {
     static let referencePath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().appendingPathComponent("../../../shared/reference/smollm2/greedy-public.json").standardized
+        .deletingLastPathComponent().appendingPathComponent("../../reference/smollm2/greedy-public.json").standardized
 
     static let generator: Result<Generator, Error> = Result {
         let url = try ModelStore.defaultModelURL { print($0) }

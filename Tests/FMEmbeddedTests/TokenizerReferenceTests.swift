@@ -11,15 +11,15 @@ enum GGUFTestModel {
         return (file, try Tokenizer(file: file))
     }
 
-    /// Directory of llama.cpp's reference outputs: `$FMEVAL_REFERENCE_DIR`, else `../shared/reference/smollm2`
-    /// next to the package.
+    /// Directory of llama.cpp's reference outputs: `$FMEVAL_REFERENCE_DIR`, else the package's
+    /// `reference/smollm2`.
     static let referenceDirectory: URL = {
         if let override = ProcessInfo.processInfo.environment["FMEVAL_REFERENCE_DIR"] {
             return URL(fileURLWithPath: override)
         }
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0 ..< 3 { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("shared/reference/smollm2")
+        return url.appendingPathComponent("reference/smollm2")
     }()
 
     /// A reference JSON file's `cases` array.

@@ -2,7 +2,7 @@ import FMCore
 import Foundation
 @testable import FMGrammar
 
-/// The seven reference GenerationSchema files, by name, from `../shared/reference/apple-fm-sdk`.
+/// The seven reference GenerationSchema files, by name, from the package's `reference/apple-fm-sdk`.
 enum ReferenceSchemas {
     /// The schema names.
     static let names = ["age", "cat", "hedgehog", "newsletter", "person", "petClub", "shelter"]
@@ -10,8 +10,8 @@ enum ReferenceSchemas {
     /// The directory holding them, found from this file's path.
     static var directory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/reference/apple-fm-sdk")
+            .deletingLastPathComponent()
+            .appendingPathComponent("reference/apple-fm-sdk")
     }
 
     /// The schema named `name`.

@@ -17,7 +17,7 @@ let reportPackageRoot: URL = {
 }()
 
 /// The Apache Ant JUnit schema every JUnit file we write must satisfy.
-let junitSchema = reportPackageRoot.deletingLastPathComponent().appendingPathComponent("shared/reference/junit/JUnit.xsd")
+let junitSchema = reportPackageRoot.appendingPathComponent("reference/junit/JUnit.xsd")
 
 /// The first executable named `name` on `$PATH`.
 func findExecutable(_ name: String) -> URL? {
@@ -121,7 +121,7 @@ func xmllint(_ xml: String, schema: URL? = junitSchema, sourceLocation: SourceLo
         return ToolOutput(status: -1, output: "xmllint missing")
     }
     if let schema, !FileManager.default.fileExists(atPath: schema.path) {
-        Issue.record("the schema \(schema.path) is missing; it ships in ../shared/reference", sourceLocation: sourceLocation)
+        Issue.record("the schema \(schema.path) is missing; it ships in the package's reference/ folder", sourceLocation: sourceLocation)
         return ToolOutput(status: -1, output: "schema missing")
     }
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-junit-\(UUID().uuidString).xml")

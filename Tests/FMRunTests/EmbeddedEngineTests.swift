@@ -13,10 +13,10 @@ struct EmbeddedEngineTests {
         try EmbeddedEngine(modelPath: nil) { FileHandle.standardError.write(Data(("[model] " + $0 + "\n").utf8)) }
     }
 
-    /// The reference schema files beside the package (../shared/reference/apple-fm-sdk).
+    /// The reference schema files in the package (reference/apple-fm-sdk).
     static func referenceSchema(_ name: String) throws -> GenerationSchema {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/reference/apple-fm-sdk")
+            .deletingLastPathComponent().appendingPathComponent("reference/apple-fm-sdk")
         return try GenerationSchema(json: String(contentsOf: directory.appendingPathComponent(name + ".json"), encoding: .utf8))
     }
 
