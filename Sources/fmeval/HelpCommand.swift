@@ -14,6 +14,10 @@ struct HelpCommand: Command {
             return ExitCode.ok
         }
         guard let command = findCommand(arguments)?.command else {
+            if arguments.count == 1, let text = groupHelp(arguments[0]) {
+                print(text)
+                return ExitCode.ok
+            }
             throw CLIError.invalidInput("help: no command '\(arguments.joined(separator: " "))'; run 'fmeval --help' for the list")
         }
         print(command.help)
@@ -46,4 +50,28 @@ func findCommand(_ words: [String]) -> (command: Command.Type, rest: [String])? 
     let matches = allCommands.filter { words.starts(with: $0.path) }
     guard let best = matches.max(by: { $0.path.count < $1.path.count }) else { return nil }
     return (best, Array(words.dropFirst(best.path.count)))
+}
+
+/// The commands whose path starts with `word` and has more words (`schema` → `schema check`, …).
+func commandGroup(_ word: String) -> [Command.Type] {
+    allCommands.filter { $0.path.count > 1 && $0.path[0] == word }
+}
+
+/// The help of a command group such as `schema`: its subcommands with their summaries; nil when `word` is no group.
+func groupHelp(_ word: String) -> String? {
+    let members = commandGroup(word)
+    if members.isEmpty { return nil }
+    let width = members.map { $0.path.joined(separator: " ").count }.max() ?? 0
+    let lines = members.map { command -> String in
+        let name = command.path.joined(separator: " ")
+        return "  " + name + String(repeating: " ", count: width - name.count + 2) + command.summary
+    }
+    return """
+    USAGE: fmeval \(word) SUBCOMMAND [ARGUMENTS...]
+
+    SUBCOMMANDS:
+    \(lines.joined(separator: "\n"))
+
+    Run 'fmeval help \(word) SUBCOMMAND' for one subcommand's flags.
+    """
 }

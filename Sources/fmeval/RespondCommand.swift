@@ -11,8 +11,9 @@ struct RespondCommand: Command {
     USAGE: fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] PROMPT
 
     Renders PROMPT (and TEXT as the system message; without it, the model's default system prompt)
-    with the model's ChatML template, then generates greedily until <|im_end|>/EOS or N tokens
-    (default \(defaultMaxTokens)). The reply streams to standard output as it is generated.
+    with the model's ChatML template, then generates greedily until <|im_end|>/EOS, N tokens, or the end
+    of the context window (like Foundation Models, there is no cap by default other than the context:
+    finishReason contextFull). The reply streams to standard output as it is generated.
     --json prints instead {"text", "tokens" (the generated ids), "finishReason" (stop | length |
     contextFull), "usage" {inputTokens, cachedInputTokens, outputTokens, reasoningTokens}}.
     The default model is fetched on first use (progress on standard error); --model uses another
@@ -25,20 +26,17 @@ struct RespondCommand: Command {
     {"text", "content", "finishReason", "usage"}. A structure cut by --max-tokens is reported on
     standard error (exit 1).
 
-    EXIT CODES: 0 ok · 1 the structure was cut by --max-tokens · 2 missing PROMPT, bad flag,
+    EXIT CODES: 0 ok · 1 the structure was cut by --max-tokens or the context window · 2 missing PROMPT, bad flag,
     unreadable FILE, invalid schema, a generation guide the grammar cannot enforce
     (unsupportedGenerationGuide) or prompt longer than the context · 3 the default model could not
     be fetched or loaded.
     """
 
-    /// Tokens generated when --max-tokens is not given.
-    static let defaultMaxTokens = 256
-
     static func run(_ arguments: [String]) throws -> Int32 {
         var parser = Arguments(arguments, command: "respond")
         let json = parser.flag("--json")
         let instructions = try parser.option("--instructions")
-        let maxTokens = try parser.intOption("--max-tokens", minimum: 1) ?? defaultMaxTokens
+        let maxTokens = try parser.intOption("--max-tokens", minimum: 1)
         let modelPath = try parser.option("--model")
         let schemaPath = try parser.option("--schema")
         let prompts = try parser.finish()
@@ -70,7 +68,7 @@ struct RespondCommand: Command {
         } catch let error as ChatTemplateError {
             throw userSupplied ? CLIError.invalidInput("--model: \(error.message)") : CLIError.infrastructure(error.message)
         }
-        let request = GenerationRequest(prompt: promptIDs, maxTokens: maxTokens,
+        let request = GenerationRequest(prompt: promptIDs, maxTokens: maxTokens ?? max(0, generator.model.cache.capacity - promptIDs.count),
                                         stopTokens: Set(tokenizer.stopIDs.map { Int32($0) }))
         var stream = UTF8Stream()
         let result: GenerationResult
@@ -93,7 +91,7 @@ struct RespondCommand: Command {
     }
 
     /// `--schema`: one constrained structured response through the embedded engine's grammar channel.
-    static func respondStructured(_ prompt: String, schema: GenerationSchema, instructions: String?, maxTokens: Int,
+    static func respondStructured(_ prompt: String, schema: GenerationSchema, instructions: String?, maxTokens: Int?,
                                   modelPath: String?, json: Bool) throws -> Int32 {
         let file = try openModel(modelPath)
         let engine: EmbeddedEngine
@@ -126,8 +124,9 @@ struct RespondCommand: Command {
             print(content.jsonString)
         }
         guard content != nil else {
-            printError("respond: the structure was cut after \(response.usage.outputTokens) tokens (--max-tokens \(maxTokens)); "
-                       + "raise --max-tokens. Generated so far: \(response.text)")
+            let limit = maxTokens.map { "--max-tokens \($0)); raise --max-tokens" } ?? "the end of the context window); shorten the prompt"
+            printError("respond: the structure was cut after \(response.usage.outputTokens) tokens (\(limit). "
+                       + "Generated so far: \(response.text)")
             return ExitCode.failed
         }
         return ExitCode.ok

@@ -1,15 +1,19 @@
 import FMCore
 
-/// `fmeval transcript inspect FILE.json`: the StructuredTranscript of an Apple transcript file, as JSON.
+/// `fmeval transcript inspect FILE.json`: a readable view of an Apple transcript file, or its StructuredTranscript as JSON.
 struct TranscriptInspectCommand: Command {
     static let path = ["transcript", "inspect"]
-    static let summary = "Print the StructuredTranscript of a FoundationModels.Transcript JSON file"
+    static let summary = "Show a FoundationModels.Transcript JSON file (entries, tools, options, calls; --json)"
     static let help = """
-    USAGE: fmeval transcript inspect FILE.json
+    USAGE: fmeval transcript inspect [--json] FILE.json
 
     Reads FILE.json, a transcript as Apple's FoundationModels framework encodes it
     ({"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": [...]}}), and prints
-    the StructuredTranscript evaluators read:
+    each entry in order, numbered: instructions with their tool definitions (one line per parameter: type,
+    guides, optional), prompts with their options and response format, tool calls with their arguments,
+    tool outputs, responses with their structured content.
+
+    --json prints instead the StructuredTranscript evaluators read:
 
       {"instructionText", "prompts", "responses",
        "toolCalls": [{"id", "name", "arguments"}], "toolOutputs": [{"toolName", "toolCallID", "text"}]}
@@ -22,12 +26,13 @@ struct TranscriptInspectCommand: Command {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         var parser = Arguments(arguments, command: "transcript inspect")
+        let json = parser.flag("--json")
         let files = try parser.finish()
         guard files.count == 1 else {
             throw CLIError.invalidInput("transcript inspect: expected one FILE.json, got \(files.count) arguments; see 'fmeval help transcript inspect'")
         }
         let transcript = try loadDocument(files[0]).decodeForCommand { try Transcript(content: $0) }
-        print(transcript.structuredTranscript.content.jsonString(indent: 2))
+        print(json ? transcript.structuredTranscript.content.jsonString(indent: 2) : TranscriptView(transcript: transcript).text)
         return ExitCode.ok
     }
 }

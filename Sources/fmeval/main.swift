@@ -13,6 +13,17 @@ if words == ["--version"] {
     exit(ExitCode.ok)
 }
 guard let (command, rest) = findCommand(words) else {
+    if let text = groupHelp(words[0]) {
+        if words.count == 1 || words[1] == "--help" || words[1] == "-h" {
+            print(text)
+            exit(ExitCode.ok)
+        }
+        let names = commandGroup(words[0]).map { $0.path[1] }
+        var message = "unknown subcommand '\(words[1])' of '\(words[0])'"
+        if let guess = Suggestion.closest(to: words[1], in: names) { message += " (did you mean '\(guess)'?)" }
+        printError("fmeval: error: \(message); run 'fmeval \(words[0])' for its subcommands")
+        exit(ExitCode.invalidInput)
+    }
     let known = Set(allCommands.map { $0.path.joined(separator: " ") })
     var message = "unknown command '\(words[0])'"
     if let guess = Suggestion.closest(to: words[0], in: Array(known)) { message += " (did you mean '\(guess)'?)" }

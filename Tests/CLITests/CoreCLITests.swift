@@ -69,8 +69,8 @@ private func jsonObject(_ text: String) throws -> [String: Any] {
     #expect(result.stderr.contains("expected SCHEMA.json and INSTANCE.json"))
 }
 
-@Test func transcriptInspectPrintsTheStructuredTranscript() throws {
-    let result = try runFMEval(["transcript", "inspect", appleReference("test_transcript_full.json")])
+@Test func transcriptInspectJSONPrintsTheStructuredTranscript() throws {
+    let result = try runFMEval(["transcript", "inspect", "--json", appleReference("test_transcript_full.json")])
     #expect(result.status == 0, "\(result.stderr)")
     let output = try jsonObject(result.stdout)
     #expect(output["instructionText"] as? String == "You are a bread expert and can answer questions about bread.")
@@ -85,10 +85,26 @@ private func jsonObject(_ text: String) throws -> [String: Any] {
 }
 
 @Test func transcriptInspectSimpleTranscript() throws {
-    let result = try runFMEval(["transcript", "inspect", appleReference("test_transcript.json")])
+    let result = try runFMEval(["transcript", "inspect", "--json", appleReference("test_transcript.json")])
     #expect(result.status == 0)
     let output = try jsonObject(result.stdout)
     #expect(output["responses"] as? [String] == ["5 + 3 equals 8.", "10 - 4 equals 6.", "2 multiplied by 6 equals 12."])
+}
+
+@Test func transcriptInspectShowsEntriesToolsOptionsFormatCallsAndStructuredContent() throws {
+    let result = try runFMEval(["transcript", "inspect", appleReference("test_transcript_full.json")])
+    #expect(result.status == 0, "\(result.stderr)")
+    let text = result.stdout
+    #expect(text.hasPrefix("5 entries: instructions, prompt, tool calls, tool output, response"), "\(text)")
+    #expect(text.contains("[1] instructions  id 0384244A-14F4-448D-88A7-CF923C9C047D"))
+    #expect(text.contains("      searchBreadDatabaseTool — Searches a local database for bread recipes."))
+    #expect(text.contains("limit: integer 1…6 — The number of recipes to get"))
+    #expect(text.contains("What is a basic recipe for a brioche?"))
+    #expect(text.contains("    options: default"))
+    #expect(text.contains("    response format: "))
+    #expect(text.contains(#"searchBreadDatabaseTool({"searchTerm":"brioche","#), "\(text)")
+    #expect(text.contains("    from searchBreadDatabaseTool"))
+    #expect(text.contains("structured content"))
 }
 
 @Test func transcriptInspectMissingFieldNamesPathAndLine() throws {
@@ -112,7 +128,24 @@ private func jsonObject(_ text: String) throws -> [String: Any] {
     #expect(overview.stdout.contains("transcript inspect"))
     let help = try runFMEval(["help", "transcript", "inspect"])
     #expect(help.status == 0)
-    #expect(help.stdout.contains("USAGE: fmeval transcript inspect FILE.json"))
+    #expect(help.stdout.contains("USAGE: fmeval transcript inspect [--json] FILE.json"))
+}
+
+@Test func commandGroupsWithoutASubcommandPrintTheirHelp() throws {
+    for (group, member) in [("schema", "schema check"), ("transcript", "transcript inspect"), ("model", "model fetch")] {
+        for words in [[group], ["help", group], [group, "--help"]] {
+            let result = try runFMEval(words)
+            #expect(result.status == 0, "\(words): \(result.stderr)")
+            #expect(result.stdout.contains("USAGE: fmeval \(group) SUBCOMMAND"), "\(words): \(result.stdout)")
+            #expect(result.stdout.contains(member), "\(words)")
+        }
+    }
+}
+
+@Test func anUnknownSubcommandSuggestsTheClosest() throws {
+    let result = try runFMEval(["schema", "chek", "a.json"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("unknown subcommand 'chek' of 'schema' (did you mean 'check'?)"), "\(result.stderr)")
 }
 
 @Test func schemaCheckReadsTheInstanceFromStandardInput() throws {
