@@ -66,6 +66,8 @@ public struct RunPlan {
 public enum RunPipeline {
     /// How the reason of each case `--fail-fast` did not run begins (`skipped[].reason` in the results).
     public static let failFastReason = "not run: --fail-fast stopped the run"
+    /// How the reason of each case `--filter` selected out begins.
+    public static let filterReason = "selected out by --filter"
 
     /// Loads and validates the suites and selects cases; throws `RunnerError.invalidInput` listing every
     /// validation error (nothing runs when a suite is unusable), and when no case is selected by mistake:
@@ -131,7 +133,7 @@ public enum RunPipeline {
         if let expression = request.filter, request.rerun?.kind != .retryErrors {
             plan.skipped += filteredOut.map {
                 SkippedCase(id: $0.id, suite: $0.suite, caseID: $0.caseID, variant: $0.variant, tags: $0.tags,
-                            reason: "selected out by --filter \(expression)")
+                            reason: "\(filterReason) \(expression)")
             }
         }
         return plan

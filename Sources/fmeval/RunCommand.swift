@@ -190,8 +190,8 @@ struct RunCommand: Command {
                 line += " (the error cases of \(rerun.path); its other cases are kept as they were)"
             }
         }
-        let filtered = plan.skipped.filter { $0.reason.hasPrefix("selected out by --filter") }.count
-        if filtered > 0 { line += ", \(filtered) skipped by --filter" }
+        let filtered = plan.skipped.filter { $0.reason.hasPrefix(RunPipeline.filterReason) }.count
+        if filtered > 0 && request.rerun?.kind != .retryErrors { line += ", \(filtered) skipped by --filter" }
         return line
     }
 

@@ -114,3 +114,23 @@ cases:
     #expect(!retry.selects(result([.failed])))
     #expect(last.nothingToDo.contains("nothing to rerun"))
 }
+
+@Test func retryingOnAnotherEngineThanTheEarlierRunIsRefused() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-select-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let suite = folder.appendingPathComponent("geo.yaml").path
+    try Data(threeCases.utf8).write(to: URL(fileURLWithPath: suite))
+    let errored = CaseResult(id: "geo/river", suite: "geo", caseID: "river", engine: EngineIdentity(name: "embedded", model: "SmolLM2"),
+                             attempts: [AttemptResult(index: 0, status: .error, transcript: Transcript())], durationMs: 1)
+    let earlier = RunResult(run: runInfo(), cases: [errored])
+    var request = RunRequest(paths: [suite], resultsPath: folder.appendingPathComponent("r.json").path)
+    request.rerun = Rerun(kind: .retryErrors, path: "earlier.json", results: earlier)
+    let plan = try RunPipeline.plan(request)
+    #expect(plan.cases.map(\.id) == ["geo/river"])
+    #expect {
+        try RunPipeline.execute(request, plan: plan)
+    } throws: { error in
+        (error as? RunnerError)?.description.contains("earlier.json ran geo/river on embedded (SmolLM2) but this run would use scripted (script)") == true
+    }
+    #expect(!FileManager.default.fileExists(atPath: request.resultsPath), "nothing is written")
+}
