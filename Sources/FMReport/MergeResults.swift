@@ -18,8 +18,11 @@ public enum MergeResults {
 
     /// Merges `inputs` (a name for messages, usually the file path, and its results), in order.
     public static func merge(_ inputs: [(name: String, result: RunResult)]) throws -> Outcome {
-        guard let first = inputs.first else { throw ReportError("merge: give at least one results file") }
-        for input in inputs.dropFirst() where input.result.run.fingerprint.engine != first.result.run.fingerprint.engine {
+        guard !inputs.isEmpty else { throw ReportError("merge: give at least one results file") }
+        // An empty shard ran no engine, so only inputs with cases must agree on it (the first of them leads).
+        let lead = inputs.firstIndex { !$0.result.cases.isEmpty } ?? 0
+        let first = inputs[lead]
+        for input in inputs where !input.result.cases.isEmpty && input.result.run.fingerprint.engine != first.result.run.fingerprint.engine {
             let a = first.result.run.fingerprint.engine, b = input.result.run.fingerprint.engine
             throw ReportError("merge: \(input.name) ran \(b) but \(first.name) ran \(a); merge only shards of one engine and model")
         }
@@ -42,7 +45,8 @@ public enum MergeResults {
             }
         }
         var warnings: [String] = []
-        let info = mergedInfo(inputs.map(\.result.run), warnings: &warnings)
+        let infos = inputs.map(\.result.run)
+        let info = mergedInfo([infos[lead]] + infos[..<lead] + infos[(lead + 1)...], warnings: &warnings)
         let classifications = mergedClassifications(inputs.flatMap(\.result.classifications))
         let result = RunResult(run: info, cases: cases, skipped: skipped, classifications: classifications)
         return Outcome(result: result, warnings: warnings)

@@ -54,6 +54,18 @@ public struct CaseFilter: Sendable, CustomStringConvertible {
         return anyPositive && !negative.contains { Self.term($0, matches: item) }
     }
 
+    /// The non-negated terms as `(prefix, pattern)`, prefix `tag`, `suite`, `id` or empty for a bare GLOB.
+    var positiveTerms: [(prefix: String, pattern: String)] {
+        terms.filter { !$0.negated }.map { term in
+            switch term.kind {
+            case .tag: return ("tag", term.pattern)
+            case .suite: return ("suite", term.pattern)
+            case .id: return ("id", term.pattern)
+            case .bare: return ("", term.pattern)
+            }
+        }
+    }
+
     private static func term(_ term: Term, matches item: ExpandedCase) -> Bool {
         switch term.kind {
         case .tag: return item.tags.contains { glob(term.pattern, matches: $0) }

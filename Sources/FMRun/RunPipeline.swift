@@ -6,7 +6,7 @@ import FMSuite
 
 /// Everything `fmeval run` was asked to do.
 public struct RunRequest: Sendable {
-    /// Suite files or folders.
+    /// Suite files or folders (empty: those of the `rerun` results, else `suites`).
     public var paths: [String]
     /// `--engine`: the engine for every case (nil: each suite's `engine:`).
     public var engine: String?
@@ -26,6 +26,8 @@ public struct RunRequest: Sendable {
     public var record: String?
     /// `--resume`: a results file or journal of an interrupted run.
     public var resume: String?
+    /// `--last-failed` / `--retry-errors`: the earlier results whose cases are run again.
+    public var rerun: Rerun?
     /// Where the results document goes (its journal is `resultsPath + "l"`).
     public var resultsPath: String
     /// The command-line arguments, recorded in the run info.
@@ -44,49 +46,106 @@ public struct RunPlan {
     public var cases: [ExpandedCase]
     /// Cases `--filter` selected out.
     public var skipped: [SkippedCase]
+    /// The suite paths the run loads (the request's, or the rerun results' when none were given).
+    public var paths: [String]
+    /// The runner options (a `--retry-errors` run keeps the earlier run's repeat and determinism check).
+    public var options: RunnerOptions
+    /// Lines for standard output before the run: an empty shard.
+    public var notes: [String] = []
+    /// Lines for standard error before the run: rerun cases that the suites no longer define.
+    public var warnings: [String] = []
+    /// Set when a rerun finds nothing to redo (not an error): say it, run nothing, exit 0.
+    public var nothingToRerun: String?
+    /// Every case the suites define, for the classification of carried results.
+    var known: [ExpandedCase] = []
+    /// Results kept from the earlier run (`--retry-errors`).
+    var carried: [CaseResult] = []
 }
 
 /// Load → validate → select → resolve engines → run → write results: `fmeval run` without the terminal.
 public enum RunPipeline {
+    /// How the reason of each case `--fail-fast` did not run begins (`skipped[].reason` in the results).
+    public static let failFastReason = "not run: --fail-fast stopped the run"
+    /// How the reason of each case `--filter` selected out begins.
+    public static let filterReason = "selected out by --filter"
+
     /// Loads and validates the suites and selects cases; throws `RunnerError.invalidInput` listing every
-    /// validation error (nothing runs when a suite is unusable).
+    /// validation error (nothing runs when a suite is unusable), and when no case is selected by mistake:
+    /// a folder without suites, a `--filter` matching nothing, rerun cases outside the selection.
     public static func plan(_ request: RunRequest) throws -> RunPlan {
-        let loaded = SuiteLoader.load(paths: request.paths)
-        if !loaded.diagnostics.isEmpty {
-            let lines = loaded.diagnostics.map(\.description)
+        let earlierPaths = request.rerun?.results.run.paths ?? []
+        let paths = !request.paths.isEmpty ? request.paths : (!earlierPaths.isEmpty ? earlierPaths : ["suites"])
+        let loaded = SuiteLoader.load(paths: paths)
+        let diagnostics = loaded.diagnostics + CaseSelection.foldersWithoutSuites(paths)
+        if !diagnostics.isEmpty {
+            let lines = diagnostics.map(\.description)
             throw RunnerError.invalidInput(lines.joined(separator: "\n") + "\n\(lines.count) error(s); nothing was run. Fix them (see 'fmeval validate').")
         }
-        var cases = loaded.expandedCases
+        let known = loaded.expandedCases
+        var cases = known
         if cases.isEmpty {
-            throw RunnerError.invalidInput("no cases found in \(request.paths.joined(separator: " ")); give suite files or folders holding them")
+            throw RunnerError.invalidInput("no cases found in \(paths.joined(separator: " ")); give suite files or folders holding them")
         }
         if !request.variants.isEmpty {
-            let known = Set(cases.compactMap(\.variant))
-            for name in request.variants where !known.contains(name) {
-                throw RunnerError.invalidInput("--variant \(name): no suite defines it (variants: \(known.sorted().joined(separator: ", ").nonEmpty ?? "none"))")
+            let names = Set(cases.compactMap(\.variant))
+            for name in request.variants where !names.contains(name) {
+                throw RunnerError.invalidInput("--variant \(name): no suite defines it (variants: \(names.sorted().joined(separator: ", ").nonEmpty ?? "none"))")
             }
             cases = cases.filter { $0.variant.map(request.variants.contains) ?? false }
         }
-        if let shard = request.shard {
-            cases = cases.filter { shard.contains(suite: $0.suite, variant: $0.variant, caseID: $0.caseID) }
-        }
-        var skipped: [SkippedCase] = []
+        var plan = RunPlan(cases: [], skipped: [], paths: paths, options: request.options, known: known)
+        var filteredOut: [ExpandedCase] = []
         if let expression = request.filter {
             let filter = try CaseFilter(expression)
-            skipped = cases.filter { !filter.matches($0) }.map {
-                SkippedCase(id: $0.id, suite: $0.suite, caseID: $0.caseID, variant: $0.variant, tags: $0.tags,
-                            reason: "selected out by --filter \(expression)")
+            let matched = cases.filter(filter.matches)
+            if matched.isEmpty {
+                throw RunnerError.invalidInput(CaseSelection.noMatch(filter, candidates: cases, request: request, paths: paths))
             }
-            cases = cases.filter(filter.matches)
+            filteredOut = cases.filter { !filter.matches($0) }
+            cases = matched
         }
-        return RunPlan(cases: cases, skipped: skipped)
+        if let rerun = request.rerun {
+            let wanted = rerun.results.cases.filter(rerun.selects)
+            if wanted.isEmpty {
+                plan.nothingToRerun = rerun.nothingToDo
+                return plan
+            }
+            let knownIDs = Set(known.map(\.id)), wantedIDs = Set(wanted.map(\.id))
+            let missing = wanted.filter { !knownIDs.contains($0.id) }
+            if !missing.isEmpty { plan.warnings.append(rerun.gone(missing, paths: paths)) }
+            cases = cases.filter { wantedIDs.contains($0.id) }
+            if cases.isEmpty { throw RunnerError.invalidInput(rerun.noneSelected(wanted, paths: paths)) }
+        }
+        if let shard = request.shard {
+            let selected = cases.count
+            cases = cases.filter { shard.contains(suite: $0.suite, variant: $0.variant, caseID: $0.caseID) }
+            filteredOut = filteredOut.filter { shard.contains(suite: $0.suite, variant: $0.variant, caseID: $0.caseID) }
+            if cases.isEmpty { plan.notes.append(CaseSelection.emptyShard(shard, selected: selected)) }
+        }
+        plan.cases = cases
+        if let rerun = request.rerun, rerun.kind == .retryErrors {
+            let retried = Set(cases.map(\.id))
+            plan.carried = rerun.results.cases.filter { !retried.contains($0.id) }
+            plan.skipped = rerun.results.skipped
+            plan.options.repeatOverride = plan.options.repeatOverride ?? rerun.results.run.repeatOverride
+            plan.options.checkDeterminism = plan.options.checkDeterminism || rerun.results.run.checkDeterminism
+        }
+        if let expression = request.filter, request.rerun?.kind != .retryErrors {
+            plan.skipped += filteredOut.map {
+                SkippedCase(id: $0.id, suite: $0.suite, caseID: $0.caseID, variant: $0.variant, tags: $0.tags,
+                            reason: "\(filterReason) \(expression)")
+            }
+        }
+        return plan
     }
 
     /// Runs `plan` (resuming when asked), writes the results document, and returns it.
-    /// `progress` sees every finished case (resumed ones are not reported again).
-    public static func execute(_ request: RunRequest, plan: RunPlan, progress: Runner.Progress? = nil) throws -> RunResult {
+    /// `started` sees each case as it starts; `progress` every finished case (resumed and carried ones
+    /// are not reported again). With `--fail-fast`, the cases left unrun are listed as skipped.
+    public static func execute(_ request: RunRequest, plan: RunPlan, progress: Runner.Progress? = nil,
+                               started: Runner.Started? = nil) throws -> RunResult {
         let engines = try EngineSet(request: request, cases: plan.cases)
-        var carried: [CaseResult] = []
+        var carried = plan.carried
         var previous: RunInfo?
         if let resume = request.resume {
             let read = try ResultsJournal.read(path: resume)
@@ -94,27 +153,74 @@ public enum RunPipeline {
             carried = read.cases.filter { wanted.contains($0.id) }
             previous = read.run
         }
+        if let rerun = request.rerun, rerun.kind == .retryErrors {
+            try checkSameEngines(rerun, plan: plan, engines: engines)
+        }
         let done = Set(carried.map(\.id))
         let pending = plan.cases.filter { !done.contains($0.id) }
-        let started = Date()
+        let startTime = Date()
         var info = RunInfo(
-            id: previous?.id ?? UUID().uuidString, startedAt: previous?.startedAt ?? timestamp(started),
-            paths: request.paths, arguments: request.arguments, fingerprint: Fingerprint.current(engine: engines.primaryIdentity),
+            id: previous?.id ?? UUID().uuidString, startedAt: previous?.startedAt ?? timestamp(startTime),
+            paths: plan.paths, arguments: request.arguments, fingerprint: Fingerprint.current(engine: engines.primaryIdentity),
             variants: request.variants, filter: request.filter, shard: request.shard?.description,
-            repeatOverride: request.options.repeatOverride, checkDeterminism: request.options.checkDeterminism,
+            repeatOverride: plan.options.repeatOverride, checkDeterminism: plan.options.checkDeterminism,
             resumedFrom: request.resume)
+        var earlierDuration = 0.0
+        if let rerun = request.rerun, rerun.kind == .retryErrors {
+            info = rerun.results.run
+            info.resumedFrom = rerun.path
+            earlierDuration = info.durationMs ?? 0
+            info.finishedAt = nil
+            info.durationMs = nil
+        }
         let journal = try ResultsJournal(path: ResultsJournal.path(for: request.resultsPath), run: info, carried: carried)
-        let runner = Runner(options: request.options, provider: engines.provider(for:), environment: engines.environment(for:))
-        let finished = try runner.run(pending, journal: journal, progress: progress)
+        let runner = Runner(options: plan.options, provider: engines.provider(for:), environment: engines.environment(for:))
+        let finished = try runner.run(pending, journal: journal, progress: progress, started: started)
         try engines.saveRecording()
         let all = carried + finished
         info.finishedAt = timestamp(Date())
-        info.durationMs = Date().timeIntervalSince(started) * 1000
-        let result = RunResult(run: info, cases: all, skipped: plan.skipped,
-                               classifications: Runner.classifications(of: plan.cases, results: all))
+        info.durationMs = earlierDuration + Date().timeIntervalSince(startTime) * 1000
+        let result = RunResult(run: info, cases: all, skipped: plan.skipped + notRun(pending, finished: finished),
+                               classifications: Runner.classifications(of: plan.known, results: all))
         try write(result, to: request.resultsPath, caseTexts: journal.caseTexts)
         journal.finish()
         return result
+    }
+
+    /// A diagnostic for each folder in `paths` that holds no suite file (`validate` and `run` refuse them).
+    public static func foldersWithoutSuites(_ paths: [String]) -> [Diagnostic] {
+        CaseSelection.foldersWithoutSuites(paths)
+    }
+
+    /// The case that stopped a `--fail-fast` run, read from a skipped entry's reason (nil for other skips).
+    public static func failFastTrigger(_ entry: SkippedCase) -> String? {
+        let prefix = failFastReason + " after ", suffix = " failed"
+        guard entry.reason.hasPrefix(prefix), entry.reason.hasSuffix(suffix) else { return nil }
+        return String(entry.reason.dropFirst(prefix.count).dropLast(suffix.count))
+    }
+
+    /// The cases of `pending` that `--fail-fast` left unrun, as skipped entries naming the case that stopped it.
+    static func notRun(_ pending: [ExpandedCase], finished: [CaseResult]) -> [SkippedCase] {
+        guard finished.count < pending.count, let trigger = finished.first(where: \.failsRun) else { return [] }
+        let ran = Set(finished.map(\.id))
+        return pending.filter { !ran.contains($0.id) }.map {
+            SkippedCase(id: $0.id, suite: $0.suite, caseID: $0.caseID, variant: $0.variant, tags: $0.tags,
+                        reason: "\(failFastReason) after \(trigger.id) failed")
+        }
+    }
+
+    /// Refuses to retry a case on another engine or model than the one its earlier result came from,
+    /// since the merged results would mix two configurations.
+    static func checkSameEngines(_ rerun: Rerun, plan: RunPlan, engines: EngineSet) throws {
+        let earlier = Dictionary(rerun.results.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for item in plan.cases {
+            guard let before = earlier[item.id]?.engine else { continue }
+            let now = engines.provider(for: item).identity
+            let hashesAgree = before.modelHash == nil || now.modelHash == nil || before.modelHash == now.modelHash
+            guard before.name != now.name || before.model != now.model || !hashesAgree else { continue }
+            throw RunnerError.invalidInput("--retry-errors: \(rerun.path) ran \(item.id) on \(before) but this run would use \(now); "
+                + "retry with the --engine and --model of that run so the merged results hold one configuration")
+        }
     }
 
     /// Writes `result` atomically: one line per top-level key and one line per case. `caseTexts`, when

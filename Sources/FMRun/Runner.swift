@@ -12,12 +12,15 @@ public struct RunnerOptions: Sendable {
     public var jobs: Int
     /// `--check-determinism`: rerun each greedy attempt and flag any divergence.
     public var checkDeterminism: Bool
+    /// `--fail-fast`: start no new case once one fails the run (cases already running finish).
+    public var failFast: Bool
 
     /// Creates options; one job, no overrides.
-    public init(repeatOverride: Int? = nil, jobs: Int = 1, checkDeterminism: Bool = false) {
+    public init(repeatOverride: Int? = nil, jobs: Int = 1, checkDeterminism: Bool = false, failFast: Bool = false) {
         self.repeatOverride = repeatOverride
         self.jobs = jobs
         self.checkDeterminism = checkDeterminism
+        self.failFast = failFast
     }
 }
 
@@ -26,6 +29,8 @@ public struct RunnerOptions: Sendable {
 public final class Runner {
     /// Called once per finished case, serialized: the result, how many have finished, and how many run.
     public typealias Progress = (_ result: CaseResult, _ finished: Int, _ total: Int) -> Void
+    /// Called as each case starts, from the worker thread that runs it (not serialized), with the number of cases to run.
+    public typealias Started = (_ item: ExpandedCase, _ total: Int) -> Void
 
     private let options: RunnerOptions
     private let provider: (ExpandedCase) -> EngineProvider
@@ -40,22 +45,26 @@ public final class Runner {
     }
 
     /// Runs `cases`; results come back in finish order, each also appended to `journal` as it finishes.
+    /// With `failFast`, no case starts after one fails the run, so fewer results may come back.
     /// Throws only when the journal cannot be written (infrastructure).
-    public func run(_ cases: [ExpandedCase], journal: ResultsJournal? = nil, progress: Progress? = nil) throws -> [CaseResult] {
+    public func run(_ cases: [ExpandedCase], journal: ResultsJournal? = nil, progress: Progress? = nil,
+                    started: Started? = nil) throws -> [CaseResult] {
         let lock = NSLock()
         var next = 0
         var results: [CaseResult] = []
         var journalError: Error?
+        var stopped = false
         let work = {
             while true {
                 lock.lock()
-                guard next < cases.count, journalError == nil else {
+                guard next < cases.count, journalError == nil, !stopped else {
                     lock.unlock()
                     return
                 }
                 let item = cases[next]
                 next += 1
                 lock.unlock()
+                started?(item, cases.count)
                 let result = self.runCase(item)
                 let encoded = journal.map { _ in Result { try ResultsJournal.encode(result) } }
                 lock.lock()
@@ -65,6 +74,7 @@ public final class Runner {
                     journalError = error
                 }
                 results.append(result)
+                if self.options.failFast && result.failsRun { stopped = true }
                 progress?(result, results.count, cases.count)
                 lock.unlock()
             }

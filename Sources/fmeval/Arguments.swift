@@ -2,7 +2,9 @@ import FMCore
 
 /// A small flag parser: commands ask for the flags they know, then `finish()` rejects the rest.
 ///
-/// Flags take the forms `--name`, `--name VALUE` and `--name=VALUE`; `--` ends flag parsing.
+/// Flags take the forms `--name`, `--name VALUE` and `--name=VALUE`; `--` ends flag parsing. A flag may
+/// have a one-letter short form: `-x` alone, or with a value as the next word or attached (`-j 4`, `-j4`);
+/// short forms do not combine (`-x -j4`, not `-xj4`).
 struct Arguments {
     private var remaining: [String]
     private var known: [String] = ["--help"]
@@ -14,25 +16,52 @@ struct Arguments {
         self.command = command
     }
 
-    /// True when the boolean flag `name` is present (it is consumed, possibly several times).
-    mutating func flag(_ name: String) -> Bool {
+    /// True when the boolean flag `name` (or its short form) is present (it is consumed, possibly several times).
+    mutating func flag(_ name: String, short: String? = nil) -> Bool {
         known.append(name)
+        if let short { known.append(short) }
         var found = false
         remaining.removeAll { arg in
-            if arg == name { found = true; return true }
+            if arg == name || (short != nil && arg == short) { found = true; return true }
             return false
         }
         return found
     }
 
-    /// The value of the last `name VALUE` / `name=VALUE`, or nil when absent.
-    mutating func option(_ name: String) throws -> String? {
-        try options(name).last
+    /// A flag whose value is optional and attached: nil when absent, `.some(nil)` for `--name` alone,
+    /// `.some(VALUE)` for `--name=VALUE` (a following word stays a positional argument).
+    mutating func optionalValue(_ name: String) throws -> String?? {
+        known.append(name)
+        var found: String?? = nil
+        var kept: [String] = []
+        for (index, arg) in remaining.enumerated() {
+            if remaining[..<index].contains("--") {
+                kept.append(arg)
+            } else if arg == name {
+                found = .some(nil)
+            } else if arg.hasPrefix(name + "=") {
+                let value = String(arg.dropFirst(name.count + 1))
+                guard !value.isEmpty else {
+                    throw CLIError.invalidInput("\(command): \(name)= needs a file after '='; or give \(name) alone for the default")
+                }
+                found = .some(value)
+            } else {
+                kept.append(arg)
+            }
+        }
+        remaining = kept
+        return found
     }
 
-    /// Every value given for a repeatable option, in order.
-    mutating func options(_ name: String) throws -> [String] {
+    /// The value of the last `name VALUE` / `name=VALUE` (or short form), or nil when absent.
+    mutating func option(_ name: String, short: String? = nil) throws -> String? {
+        try options(name, short: short).last
+    }
+
+    /// Every value given for a repeatable option (long or short form), in order.
+    mutating func options(_ name: String, short: String? = nil) throws -> [String] {
         known.append(name)
+        if let short { known.append(short) }
         var values: [String] = []
         var kept: [String] = []
         var index = 0
@@ -42,14 +71,20 @@ struct Arguments {
             if afterDashes || arg == "--" {
                 afterDashes = true
                 kept.append(arg)
-            } else if arg == name {
+            } else if arg == name || (short != nil && arg == short) {
                 guard index + 1 < remaining.count else {
-                    throw CLIError.invalidInput("\(command): \(name) needs a value (see 'fmeval help \(command)')")
+                    throw CLIError.invalidInput("\(command): \(arg) needs a value (see 'fmeval help \(command)')")
                 }
                 values.append(remaining[index + 1])
                 index += 1
             } else if arg.hasPrefix(name + "=") {
                 values.append(String(arg.dropFirst(name.count + 1)))
+            } else if let short, arg.hasPrefix(short), arg.count > short.count {
+                let value = String(arg.dropFirst(short.count))
+                guard !value.hasPrefix("=") else {
+                    throw CLIError.invalidInput("\(command): write \(short) VALUE, \(short)VALUE or \(name)=VALUE, not \(arg)")
+                }
+                values.append(value)
             } else {
                 kept.append(arg)
             }
@@ -59,9 +94,9 @@ struct Arguments {
         return values
     }
 
-    /// The integer value of option `name`, validated to be at least `minimum`.
-    mutating func intOption(_ name: String, minimum: Int = Int.min) throws -> Int? {
-        guard let text = try option(name) else { return nil }
+    /// The integer value of option `name` (or its short form), validated to be at least `minimum`.
+    mutating func intOption(_ name: String, short: String? = nil, minimum: Int = Int.min) throws -> Int? {
+        guard let text = try option(name, short: short) else { return nil }
         guard let value = Int(text), value >= minimum else {
             throw CLIError.invalidInput("\(command): \(name) expects an integer ≥ \(minimum), got '\(text)'")
         }

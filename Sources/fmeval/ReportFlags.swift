@@ -6,7 +6,7 @@ import FMRun
 /// --fail-on-regression --shard I/N`, and what happens with them after the run.
 ///
 /// RunCommand calls `parse(&args)` before `args.finish()`, `loadBaseline()` before running (so a bad
-/// baseline stops with exit 2 before anything executes), feeds `TerminalReporter` from its progress
+/// baseline stops with exit 2 before anything executes), feeds `LiveProgress` from its progress
 /// callback, and returns `finish(result, baseline:)` as its exit code.
 struct ReportFlags {
     /// Where to write JUnit XML, when asked.
@@ -19,6 +19,8 @@ struct ReportFlags {
     var failOnRegression = false
     /// The shard of the cases to run (`Shard.all` when not given).
     var shard = Shard.all
+    /// How the summary is printed (colours, width).
+    var style = TerminalStyle.plain
 
     /// Flag help for `fmeval run --help`.
     static let help = """
@@ -66,7 +68,7 @@ struct ReportFlags {
     func finish(_ run: RunResult, baseline: RunResult?) throws -> Int32 {
         let comparison = baseline.map { BaselineComparison(baseline: $0, current: run) }
         let abComparisons = ABComparison.variants(of: run)
-        print(TerminalText.summary(run))
+        print(TerminalText.styledSummary(run, style: style))
         if let comparison { print(TerminalText.baselineTable(comparison)) }
         for ab in abComparisons { print(ABText.terminal(ab)) }
         try ReportFlags.write(run, baseline: comparison, comparisons: abComparisons, junit: junit, html: html)
@@ -98,75 +100,5 @@ struct ReportFlags {
         } catch let error as ReportError {
             throw CLIError(message: "\(flag) \(error.message)", exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)
         }
-    }
-}
-
-/// Live output while cases finish: a redrawn progress line on a terminal, or one plain line per case
-/// when output is not a terminal or `CI=true`. Call `caseFinished` from the runner's progress callback
-/// (the runner serialises it; a lock makes the reporter safe even if it did not).
-final class TerminalReporter {
-    /// How output is shown.
-    enum Mode {
-        /// A progress line redrawn in place; failing cases printed above it as they finish.
-        case progress
-        /// One line per case, for logs and CI.
-        case plain
-    }
-
-    private let mode: Mode
-    private let started = Date()
-    private let lock = NSLock()
-    private var passed = 0, failed = 0, errored = 0
-    private var lastDraw = Date.distantPast
-    private var drawn = false
-
-    /// A reporter in `mode` (by default: plain under `CI=true` or when stdout is not a terminal).
-    init(mode: Mode = TerminalReporter.detectMode()) {
-        self.mode = mode
-    }
-
-    /// `plain` when `CI` is `true`/`1` or standard output is not a terminal, else `progress`.
-    static func detectMode(environment: [String: String] = ProcessInfo.processInfo.environment,
-                           isTerminal: Bool = isatty(STDOUT_FILENO) == 1) -> Mode {
-        let ci = environment["CI"]?.lowercased()
-        return (ci == "true" || ci == "1" || !isTerminal) ? .plain : .progress
-    }
-
-    /// Records one finished case (`finished` of `total` so far).
-    func caseFinished(_ result: CaseResult, finished: Int, total: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        if result.status == .error { errored += 1 } else if result.gateHolds { passed += 1 } else { failed += 1 }
-        switch mode {
-        case .plain:
-            print("[\(finished)/\(total)] " + TerminalText.caseLine(result))
-        case .progress:
-            if !result.gateHolds || result.status == .flaky {
-                clearLine()
-                print(TerminalText.caseLine(result))
-            }
-            let now = Date()
-            if finished == total || now.timeIntervalSince(lastDraw) > 0.1 {
-                lastDraw = now
-                let line = TerminalText.progress(done: finished, total: total, passed: passed, failed: failed,
-                                                 errored: errored, elapsed: now.timeIntervalSince(started))
-                FileHandle.standardOutput.write(Data(("\r\u{1B}[2K" + line).utf8))
-                drawn = true
-            }
-        }
-    }
-
-    /// Ends the progress line so the summary starts on a fresh line.
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if drawn { FileHandle.standardOutput.write(Data("\n".utf8)) }
-        drawn = false
-    }
-
-    private func clearLine() {
-        guard drawn else { return }
-        FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
-        drawn = false
     }
 }

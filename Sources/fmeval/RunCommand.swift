@@ -1,5 +1,7 @@
 import Foundation
+import FMCore
 import FMEngines
+import FMReport
 import FMRun
 
 /// `fmeval run`: run suites on an engine, score every attempt, write versioned JSON results.
@@ -7,31 +9,55 @@ struct RunCommand: Command {
     static let path = ["run"]
     static let summary = "Run suites on an engine and write results (JSON; exit 1 when a gate fails)"
     static let help = """
-    USAGE: fmeval run [PATH...] [--engine NAME] [--model FILE] [--variant NAME]... [--repeat N] [--jobs N]
-                      [--filter EXPR] [--shard I/N] [--json FILE] [--out DIR] [--junit FILE] [--html FILE]
+    USAGE: fmeval run [PATH...] [--engine NAME] [--model FILE] [--variant NAME]... [--repeat N] [-j|--jobs N]
+                      [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] [--junit FILE] [--html FILE]
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
-                      [--resume FILE] [--check-determinism]
+                      [--resume FILE | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
+                      [--check-determinism] [--color auto|always|never]
 
     Loads suites (files or folders; default: suites/), validates them (any error stops the run with exit 2
     before anything executes), runs every case × variant × repeat through a session on the engine, scores
     each attempt with the case's expectations, and writes the results document (docs/results-format.md).
     Each finished case is appended to FILE.jsonl at once, so a crash or Ctrl-C loses nothing finished.
+    A run never passes by selecting nothing: a folder without suites, or a --filter that matches no case,
+    is an error (exit 2) that names the closest case ids. A --shard that holds none of the selected cases
+    says so and exits 0 (normal when a CI matrix has more shards than cases).
 
     OPTIONS:
-      --engine NAME        embedded (default), scripted, replay; overrides each suite's `engine:`
-      --model FILE         the model for the engine; overrides each suite's `model:`
-      --variant NAME       run only this variant (repeatable)
-      --repeat N           attempts per case, replacing each case's `repeat`
-      --jobs N             cases run in parallel, each in its own session (default 1)
-      --filter EXPR        comma-separated terms, any may match: tag:NAME, suite:NAME, id:GLOB or GLOB;
-                           a leading ! excludes (e.g. "tag:forum,!id:*slow*")
-      --json FILE          results file (default: OUT/results.json)
-      --out DIR            folder for outputs (default: reports)
-      --record FILE        record every engine call into a cassette for the replay engine
-      --cassette FILE      the cassette the replay engine plays (with --engine replay)
-      --resume FILE        finish an interrupted run: keep the cases finished in FILE (results or .jsonl journal)
-      --check-determinism  rerun each greedy attempt and flag any divergence (exit 1)
+      --engine NAME          embedded (default), scripted, replay; overrides each suite's `engine:`
+      --model FILE           the model for the engine; overrides each suite's `model:`
+      --variant NAME         run only this variant (repeatable)
+      --repeat N             attempts per case, replacing each case's `repeat`
+      -j, --jobs N           cases run in parallel, each in its own session (default 1)
+      -k, --filter EXPR      comma-separated terms, any may match: tag:NAME, suite:NAME, id:GLOB or GLOB;
+                             a leading ! excludes (e.g. "tag:forum,!id:*slow*"); id: matches the whole
+                             id suite/case[@variant], so write id:*paris* for part of it
+      --json FILE            results file (default: OUT/results.json)
+      -o, --out DIR          folder for outputs (default: reports)
+      -x, --fail-fast        start no new case once one fails its gate or errors (running cases finish);
+                             the cases not run are listed as skipped and counted in the summary, and the
+                             results, journal and reports are written as usual (finish with --resume FILE)
+      --last-failed[=FILE]   rerun only the cases that failed the run in FILE (status failed or error, or a
+                             diverged determinism rerun; flaky cases held their gate and are not rerun);
+                             FILE defaults to this run's results file and must be attached with '='. The
+                             new results hold just the rerun cases. When none failed, says so and exits 0
+      --retry-errors FILE    rerun only the `error` cases of FILE (on the same engine and model) and merge
+                             them into FILE's results, the other cases kept as they were; the merged
+                             results go back to FILE (or to --json FILE), and reports are written from them
+      --record FILE          record every engine call into a cassette for the replay engine
+      --cassette FILE        the cassette the replay engine plays (with --engine replay)
+      --resume FILE          finish an interrupted run: keep the cases finished in FILE (results or .jsonl journal)
+      --check-determinism    rerun each greedy attempt and flag any divergence (exit 1)
+      --color WHEN           auto (default: colour when standard output is a terminal, NO_COLOR is unset or
+                             empty and TERM is not dumb), always (even with NO_COLOR), never
     \(ReportFlags.help)
+
+    Short flags take a value as the next word or attached (-j 4, -j4, -k 'tag:forum'); they do not combine
+    (-x -j4, not -xj4). With --last-failed or --retry-errors and no PATH, the suite paths of FILE's run are used.
+
+    On a terminal, a progress line (done/total, counts, the clock and the case running longest) is redrawn
+    at least once a second, and each failing case is printed above it, cut to the terminal's width
+    (COLUMNS, else the terminal's, else 100). Logs, pipes and CI=true get one whole line per case instead.
 
     Exit codes: 0 every gate holds · 1 a gate failed or a rerun diverged · 2 invalid input · 3 an engine or
     infrastructure error (a case in `error`, an engine that cannot start).
@@ -43,25 +69,33 @@ struct RunCommand: Command {
         let model = try args.option("--model")
         let variants = try args.options("--variant")
         let repeatCount = try args.intOption("--repeat", minimum: 1)
-        let jobs = try args.intOption("--jobs", minimum: 1) ?? 1
-        let filter = try args.option("--filter")
-        let out = try args.option("--out") ?? "reports"
+        let jobs = try args.intOption("--jobs", short: "-j", minimum: 1) ?? 1
+        let filter = try args.option("--filter", short: "-k")
+        let out = try args.option("--out", short: "-o") ?? "reports"
         let json = try args.option("--json")
         let record = try args.option("--record")
         let cassette = try args.option("--cassette")
         let resume = try args.option("--resume")
+        let lastFailed = try args.optionalValue("--last-failed")
+        let retryErrors = try args.option("--retry-errors")
+        let failFast = args.flag("--fail-fast", short: "-x")
         let checkDeterminism = args.flag("--check-determinism")
-        let reports = try ReportFlags.parse(&args)
-        var paths = try args.finish()
-        if paths.isEmpty { paths = ["suites"] }
+        let color = try colorChoice(try args.option("--color"))
+        var reports = try ReportFlags.parse(&args)
+        let paths = try args.finish()
         if record != nil && cassette != nil {
             throw CLIError.invalidInput("run: --record and --cassette exclude each other; record with one run, replay with another")
         }
         if cassette != nil && engine != nil && engine != "replay" {
             throw CLIError.invalidInput("run: --cassette is for --engine replay, not --engine \(engine!)")
         }
+        let continuations = [resume.map { _ in "--resume" }, lastFailed.map { _ in "--last-failed" }, retryErrors.map { _ in "--retry-errors" }].compactMap { $0 }
+        if continuations.count > 1 {
+            throw CLIError.invalidInput("run: \(continuations.joined(separator: " and ")) exclude each other; pick one")
+        }
 
-        var request = RunRequest(paths: paths, resultsPath: json ?? (out as NSString).appendingPathComponent("results.json"))
+        let defaultResults = (out as NSString).appendingPathComponent("results.json")
+        var request = RunRequest(paths: paths, resultsPath: json ?? retryErrors ?? defaultResults)
         request.engine = engine ?? (cassette != nil ? "replay" : nil)
         request.model = model
         request.variants = variants
@@ -71,18 +105,43 @@ struct RunCommand: Command {
         request.resume = resume
         request.arguments = arguments
         request.shard = reports.shardSelection
-        request.options = RunnerOptions(repeatOverride: repeatCount, jobs: jobs, checkDeterminism: checkDeterminism)
+        request.options = RunnerOptions(repeatOverride: repeatCount, jobs: jobs, checkDeterminism: checkDeterminism, failFast: failFast)
+        if lastFailed == .some(nil), let file = paths.first(where: isResultsFile) {
+            throw CLIError.invalidInput("run: \(file) is a results file, not a suite; attach it to the flag: --last-failed=\(file)")
+        }
+        if let lastFailed {
+            request.rerun = try loadRerun(.lastFailed, path: lastFailed ?? request.resultsPath, isDefault: lastFailed == nil)
+        } else if let retryErrors {
+            request.rerun = try loadRerun(.retryErrors, path: retryErrors, isDefault: false)
+        }
 
         do {
             let plan = try RunPipeline.plan(request)
+            for warning in plan.warnings { printError("fmeval: warning: \(warning)") }
+            if let nothing = plan.nothingToRerun {
+                print(nothing)
+                return ExitCode.ok
+            }
             let baseline = try reports.loadBaseline()
-            print("fmeval run: \(plan.cases.count) case\(plan.cases.count == 1 ? "" : "s")"
-                  + (plan.skipped.isEmpty ? "" : ", \(plan.skipped.count) skipped by --filter"))
-            let terminal = TerminalReporter()
-            let result = try RunPipeline.execute(request, plan: plan, progress: terminal.caseFinished)
-            terminal.finish()
+            for note in plan.notes { print(note) }
+            print(header(plan, request: request))
+            let environment = ProcessInfo.processInfo.environment
+            let mode = LiveProgress.Mode.detect(environment: environment, isTerminal: Terminal.isTerminal)
+            reports.style = Terminal.style(choice: color, mode: mode, environment: environment)
+            let progress = LiveProgress(mode: mode, style: reports.style, write: Terminal.write)
+            let result: RunResult
+            do {
+                result = try RunPipeline.execute(request, plan: plan, progress: progress.caseFinished,
+                                                 started: { progress.caseStarted($0.id, total: $1) })
+            } catch {
+                progress.finish()
+                throw error
+            }
+            progress.finish()
+            let code = try reports.finish(result, baseline: baseline)
+            if failFast { printNotRun(result, resultsPath: request.resultsPath) }
             print("results: \(request.resultsPath)")
-            return try reports.finish(result, baseline: baseline)
+            return code
         } catch let error as RunnerError {
             switch error {
             case .invalidInput(let message): throw CLIError.invalidInput(message)
@@ -91,5 +150,56 @@ struct RunCommand: Command {
         } catch let error as EngineSetupError {
             throw error.isInvalidInput ? CLIError.invalidInput(error.message) : CLIError.infrastructure(error.message)
         }
+    }
+
+    /// Whether `path` is an fmeval results document (given after `--last-failed` without the `=`).
+    static func isResultsFile(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".json") && (try? ResultsFile.load(path)) != nil
+    }
+
+    /// `--color WHEN` as a choice (default auto); anything else is an exit-2 error naming the choices.
+    static func colorChoice(_ text: String?) throws -> TerminalStyle.Choice {
+        guard let text else { return .auto }
+        guard let choice = TerminalStyle.Choice(rawValue: text) else {
+            let names = TerminalStyle.Choice.allCases.map(\.rawValue)
+            var message = "run: --color expects auto, always or never, got '\(text)'"
+            if let guess = Suggestion.closest(to: text, in: names) { message += " (did you mean \(guess)?)" }
+            throw CLIError.invalidInput(message)
+        }
+        return choice
+    }
+
+    /// Reads the earlier results of `--last-failed` / `--retry-errors`; a missing default file gets its own hint.
+    static func loadRerun(_ kind: Rerun.Kind, path: String, isDefault: Bool) throws -> Rerun {
+        if isDefault && !FileManager.default.fileExists(atPath: path) {
+            throw CLIError.invalidInput("run: --last-failed: no earlier results at \(path); run the suites first, or name the file with --last-failed=FILE"
+                + (FileManager.default.fileExists(atPath: path + "l") ? " (\(path)l is the journal of an interrupted run: finish it with --resume \(path)l)" : ""))
+        }
+        let flag = kind == .lastFailed ? "--last-failed" : "--retry-errors"
+        return Rerun(kind: kind, path: path, results: try ReportFlags.load(path, flag: "run: \(flag)"))
+    }
+
+    /// `fmeval run: N cases`, with what was selected out and, for a rerun, which earlier cases these are.
+    static func header(_ plan: RunPlan, request: RunRequest) -> String {
+        var line = "fmeval run: \(plan.cases.count) case\(plan.cases.count == 1 ? "" : "s")"
+        if let rerun = request.rerun {
+            switch rerun.kind {
+            case .lastFailed:
+                line += " (the cases that failed in \(rerun.path))"
+            case .retryErrors:
+                line += " (the error cases of \(rerun.path); its other cases are kept as they were)"
+            }
+        }
+        let filtered = plan.skipped.filter { $0.reason.hasPrefix(RunPipeline.filterReason) }.count
+        if filtered > 0 && request.rerun?.kind != .retryErrors { line += ", \(filtered) skipped by --filter" }
+        return line
+    }
+
+    /// After a `--fail-fast` run that stopped early: which case stopped it and how many did not run.
+    static func printNotRun(_ result: RunResult, resultsPath: String) {
+        let notRun = result.skipped.filter { RunPipeline.failFastTrigger($0) != nil }
+        guard let trigger = notRun.first.flatMap(RunPipeline.failFastTrigger) else { return }
+        print("Stopped by --fail-fast after \(trigger) failed: \(notRun.count) case\(notRun.count == 1 ? "" : "s") not run "
+              + "(listed as skipped; run them with --resume \(resultsPath))")
     }
 }

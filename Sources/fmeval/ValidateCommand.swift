@@ -1,4 +1,5 @@
 import Foundation
+import FMRun
 import FMSuite
 
 /// `fmeval validate [PATH...] [--json]`: load suites, report every problem, or print the expansion.
@@ -16,7 +17,8 @@ struct ValidateCommand: Command {
       --json    Print the expanded cases (cases × variants, defaults applied) as JSON on stdout:
                 exactly what `fmeval run` will execute. Nothing is printed on stdout when there are errors.
 
-    Exit codes: 0 every suite is valid · 2 a file has errors (or a path does not exist).
+    Exit codes: 0 every suite is valid · 2 a file has errors, a path does not exist, a folder holds no
+    suite file, or the suites define no case at all (so a mistyped path in CI cannot pass).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -25,9 +27,14 @@ struct ValidateCommand: Command {
         var paths = try args.finish()
         if paths.isEmpty { paths = ["suites"] }
         let result = SuiteLoader.load(paths: paths)
-        for diagnostic in result.diagnostics { printError(diagnostic.description) }
+        let diagnostics = result.diagnostics + RunPipeline.foldersWithoutSuites(paths)
+        for diagnostic in diagnostics { printError(diagnostic.description) }
         let cases = result.expandedCases
-        let errors = result.diagnostics.count
+        var errors = diagnostics.count
+        if errors == 0 && cases.isEmpty {
+            printError("fmeval: error: the suites in \(paths.joined(separator: " ")) define no cases; add 'cases:' or a 'dataset:' ('fmeval run' would have nothing to run)")
+            errors = 1
+        }
         let summary = "\(result.files.count) suite\(result.files.count == 1 ? "" : "s"), \(cases.count) case\(cases.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s")"
         if json && errors == 0 {
             let encoder = JSONEncoder()

@@ -54,10 +54,23 @@ private func shards(of run: RunResult, count: Int) throws -> [RunResult] {
     let run = sampleRun()
     let overlap = try #require(throws: ReportError.self) { try MergeResults.merge([("a.json", run), ("b.json", run)]) }
     #expect(overlap.message.contains("city-info/paris has results in both a.json and b.json"))
-    var other = RunResult(run: sampleInfo(), cases: [])
+    var other = RunResult(run: sampleInfo(), cases: [sampleCase("other", "x", [.passed])])
     other.run.fingerprint = sampleFingerprint(model: "other-model")
     let mixed = try #require(throws: ReportError.self) { try MergeResults.merge([("a.json", run), ("c.json", other)]) }
     #expect(mixed.message.contains("c.json ran scripted (other-model"))
+}
+
+@Test func anEmptyShardMergesWhateverEngineItRecorded() throws {
+    let run = sampleRun()
+    var empty = RunResult(run: sampleInfo(shard: "1/2"), cases: [])
+    empty.run.fingerprint = sampleFingerprint(model: "default")
+    var full = run
+    full.run.shard = "2/2"
+    let merged = try MergeResults.merge([("shard-1.json", empty), ("shard-2.json", full)])
+    #expect(merged.result.cases.count == run.cases.count)
+    #expect(merged.result.run.fingerprint == run.run.fingerprint, "the fingerprint comes from a shard that ran cases")
+    #expect(merged.result.run.shard == nil, "both shards are present")
+    #expect(merged.warnings.isEmpty)
 }
 
 @Test func resultsFilesRoundTripAndExplainBadInput() throws {
