@@ -11,9 +11,9 @@ enum InitTemplates {
     static let suite = """
     # An fmeval suite: every case sends a prompt to the model and checks what comes back.
     # Check it with `fmeval validate suites`; run it with `fmeval run suites`.
-    # Every key is described in fmeval's docs/suite-format.md. For completion in your editor, write the
-    # schema once with `fmeval schema suite > suite.schema.json` and uncomment the next line.
-    # yaml-language-server: $schema=../suite.schema.json
+    # Every key is described in fmeval's docs/suite-format.md. For completion in your editor, save the
+    # schema with `fmeval schema suite > suite.schema.json` and add this line to the file:
+    #   `# yaml-language-server: $schema=../suite.schema.json`
 
     # The suite's name: cases print as example/CASE-ID.
     suite: example
