@@ -59,7 +59,6 @@ public enum HTMLReport {
             page.raw("</div>")
         }
         page.raw("</div>\n")
-        writeFailures(run, into: &page)
         page.raw(SVGChart.stacked([
             SVGChart.Segment(label: "passed", count: summary.passed, style: "passed"),
             SVGChart.Segment(label: "flaky", count: summary.flaky, style: "flaky"),
@@ -67,6 +66,7 @@ public enum HTMLReport {
             SVGChart.Segment(label: "error", count: summary.errored, style: "error"),
             SVGChart.Segment(label: "skipped", count: summary.skipped, style: "skipped"),
         ], title: "Case status"))
+        writeFailures(run, into: &page)
         let groups = SuiteGroup.groups(run).filter { !$0.cases.isEmpty }
         let bars = groups.map { group -> SVGChart.RateBar in
             let side = ABComparison.Side(name: group.title, passes: group.cases.filter(\.gateHolds).count, cases: group.cases.count)

@@ -40,7 +40,7 @@ enum HTMLStyle {
     .hidden{display:none}
     @media (max-width:640px){body{font-size:15px;padding:10px 12px 48px}h1{font-size:20px}h2{font-size:17px}
     table{display:block;overflow-x:auto;max-width:100%}th,td{padding:4px 6px}
-    .counts{gap:6px}.counts div{min-width:0;flex:1 1 22%;padding:4px 8px}.counts b{font-size:18px}
+    .counts{gap:6px}.counts div{min-width:auto;flex:1 1 22%;padding:4px 8px}.counts b{font-size:18px}
     table.stack{display:table}table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:6px 0}
     table.stack td{display:inline;border:0;padding:0 8px 0 0;min-width:0}table.stack td:last-child{display:block;padding:2px 0 0;font-size:14px}table.stack td:empty{display:none}
     table.stack td.num,table.stack td.gate{color:var(--muted);font-size:13px}

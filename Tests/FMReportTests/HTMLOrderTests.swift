@@ -37,7 +37,7 @@ private let mixedRun = RunResult(run: sampleInfo(), cases: [
     #expect(rows.allSatisfy { $0 != nil } && rows.map { $0 ?? 0 } == rows.map { $0 ?? 0 }.sorted(), "\(rows)")
     let failures = positions(of: ["#case-3\">s/wrong-1", "#case-5\">s/wrong-2", "#case-2\">s/broken"], in: html, after: "What failed")
     #expect(failures.allSatisfy { $0 != nil } && failures.map { $0 ?? 0 } == failures.map { $0 ?? 0 }.sorted(), "\(failures)")
-    #expect(html.range(of: "What failed")!.lowerBound < html.range(of: "<svg class=\"chart\"")!.lowerBound, "failures come before the charts")
+    #expect(html.range(of: "What failed")!.lowerBound < html.range(of: "Gate pass rate per suite")!.lowerBound, "failures come before the rates")
     #expect(!html.contains("#case-1\">s/wobbly") && !html.contains("#case-0\">s/ok-1"), "only failing cases are in the failure list")
     // Anchors still point at each case's own details.
     #expect(html.contains("<details class=\"case\" id=\"case-3\" data-case=\"s/wrong-1\""))
