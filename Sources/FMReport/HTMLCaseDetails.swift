@@ -77,7 +77,7 @@ enum HTMLCaseDetails {
 
     private static func writeMetrics(_ metrics: [Metric], into page: inout HTMLBuffer) {
         guard !metrics.isEmpty else { return }
-        page.raw("<table><thead><tr><th>metric</th><th>value</th><th>rationale</th></tr></thead><tbody>\n")
+        page.raw("<table class=\"stack\"><thead><tr><th>metric</th><th>value</th><th>rationale</th></tr></thead><tbody>\n")
         for metric in metrics {
             let verdict = metric.verdict
             page.raw("<tr class=\"\(verdict == false ? "metric-fail" : verdict == true ? "metric-pass" : "")\"><td class=\"mono\">")

@@ -29,7 +29,7 @@ public enum HTMLReport {
         for group in groups { writeSuiteTable(group, anchors: anchors, changes: changes, into: &page) }
         page.raw("<h2 id=\"cases\">Cases</h2>\n")
         let cache = HTMLTranscript.Cache()
-        for (index, result) in run.cases.enumerated() {
+        for (index, result) in HTMLCaseOrder.sorted(run.cases) {
             HTMLCaseDetails.write(result, anchor: "case-\(index)", change: changes[result.id], cache: cache, into: &page)
         }
         page.raw("<script>\(HTMLStyle.script)</script>\n</body></html>\n")
@@ -66,6 +66,7 @@ public enum HTMLReport {
             SVGChart.Segment(label: "error", count: summary.errored, style: "error"),
             SVGChart.Segment(label: "skipped", count: summary.skipped, style: "skipped"),
         ], title: "Case status"))
+        writeFailures(run, into: &page)
         let groups = SuiteGroup.groups(run).filter { !$0.cases.isEmpty }
         let bars = groups.map { group -> SVGChart.RateBar in
             let side = ABComparison.Side(name: group.title, passes: group.cases.filter(\.gateHolds).count, cases: group.cases.count)
@@ -86,6 +87,21 @@ public enum HTMLReport {
         page.raw("</dl></section>\n")
     }
 
+    /// The cases that do not hold the run (failed, error, diverged), most serious first, each linked to its details.
+    private static func writeFailures(_ run: RunResult, into page: inout HTMLBuffer) {
+        let failing = HTMLCaseOrder.sorted(run.cases).filter { !$0.result.holdsRun }
+        guard !failing.isEmpty else { return }
+        page.raw("<h3 id=\"failures\">What failed</h3>\n<table class=\"failures stack\"><thead><tr><th>status</th><th>case</th><th>why</th></tr></thead><tbody>\n")
+        for (index, result) in failing {
+            page.raw("<tr><td><span class=\"badge \(result.status.rawValue)\">\(result.status.rawValue)</span></td><td class=\"mono\"><a href=\"#case-\(index)\">")
+            page.text(result.id)
+            page.raw("</a></td><td>")
+            page.text(CaseSummaryText.headline(result))
+            page.raw("</td></tr>\n")
+        }
+        page.raw("</tbody></table>\n")
+    }
+
     private static func writeFilters(into page: inout HTMLBuffer) {
         page.raw("<div id=\"filters\" hidden><input id=\"filter-text\" type=\"search\" placeholder=\"Filter by case id\" aria-label=\"Filter by case id\">")
         page.raw("<select id=\"filter-status\" aria-label=\"Status\"><option value=\"\">any status</option>")
@@ -100,8 +116,8 @@ public enum HTMLReport {
         if let variant = group.variant { page.raw(" <span class=\"muted\">variant "); page.text(variant); page.raw("</span>") }
         page.close("h2")
         let showChange = group.cases.contains { changes[$0.id] != nil }
-        page.raw("<table><thead><tr><th>case</th><th>status</th>\(showChange ? "<th>baseline</th>" : "")<th class=\"num\">passes</th><th class=\"num\">pass rate (95% CI)</th><th>gate</th><th class=\"num\">time</th><th>why</th></tr></thead><tbody>\n")
-        for result in group.cases {
+        page.raw("<table class=\"cases stack\"><thead><tr><th>case</th><th>status</th>\(showChange ? "<th>baseline</th>" : "")<th class=\"num\">passes</th><th class=\"num\">pass rate (95% CI)</th><th>gate</th><th class=\"num\">time</th><th>why</th></tr></thead><tbody>\n")
+        for (_, result) in HTMLCaseOrder.sorted(group.cases) {
             page.open("tr", [("data-case", result.id), ("data-status", result.status.rawValue)])
             page.raw("<td class=\"mono\"><a href=\"#\(anchors[result.id] ?? "cases")\">")
             page.text(result.caseID)
@@ -111,7 +127,7 @@ public enum HTMLReport {
                 page.raw("<td>\(change.map { "<span class=\"badge \($0.rawValue)\">\($0.rawValue)</span>" } ?? "")</td>")
             }
             page.raw("<td class=\"num\">\(result.passes)/\(result.attempts.count)</td>")
-            page.raw("<td class=\"num\">\(SVGChart.percent(result.passRate)) (\(SVGChart.percent(result.interval.lower))–\(SVGChart.percent(result.interval.upper)))</td><td>")
+            page.raw("<td class=\"num\">\(SVGChart.percent(result.passRate)) (\(SVGChart.percent(result.interval.lower))–\(SVGChart.percent(result.interval.upper)))</td><td class=\"gate\">")
             page.text(CaseSummaryText.gateText(result.gate) ?? "all attempts")
             page.raw(result.gateHolds ? " ✓" : " ✗")
             page.raw("</td><td class=\"num\">\(Fixed.format(result.durationMs / 1000, 2)) s</td><td>")

@@ -14,14 +14,15 @@ enum HTMLStyle {
     /// The inline stylesheet.
     static let css = """
     :root{--pass:#1a7f37;--fail:#cf222e;--flaky:#bf8700;--error:#8250df;--skip:#6e7781;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--bg:#fff;--soft:#f6f8fa}
-    *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:16px 24px 64px}
+    *{box-sizing:border-box}html{-webkit-text-size-adjust:100%;text-size-adjust:100%}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:16px 24px 64px;overflow-wrap:break-word}
     h1{font-size:22px;margin:8px 0}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
     .meta,.muted{color:var(--muted)}code,pre,.mono{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
     pre{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:8px;white-space:pre-wrap;word-break:break-word;margin:4px 0;max-height:480px;overflow:auto}
     table{border-collapse:collapse;margin:6px 0;width:100%}th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft);font-weight:600}
     td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
     .verdict{font-size:16px;font-weight:600;padding:8px 12px;border-radius:6px;margin:8px 0;display:inline-block}.verdict.ok{background:#dafbe1;color:var(--pass)}.verdict.bad{background:#ffebe9;color:var(--fail)}
-    .badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;color:#fff;min-width:54px;text-align:center}
+    .badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;line-height:18px;font-weight:600;color:#fff;min-width:54px;text-align:center;white-space:nowrap}
+    td.mono,summary .mono,.entry code{overflow-wrap:break-word}dd{overflow-wrap:anywhere}table.failures td:nth-child(2){width:32%}td.mono:first-child{min-width:min(26ch,40vw)}td.gate{white-space:nowrap}
     .badge.passed,.badge.unchanged,.badge.fixed,.badge.added{background:var(--pass)}.badge.failed,.badge.regression,.badge.new-failure,.badge.still-failing{background:var(--fail)}
     .badge.flaky{background:var(--flaky)}.badge.error{background:var(--error)}.badge.skipped,.badge.removed{background:var(--skip)}
     .counts{display:flex;gap:12px;flex-wrap:wrap;margin:8px 0}.counts div{border:1px solid var(--line);border-radius:6px;padding:6px 12px;min-width:90px}.counts b{display:block;font-size:20px}
@@ -37,6 +38,15 @@ enum HTMLStyle {
     table.matrix td.hit{background:#dafbe1;font-weight:600}table.matrix td.miss{background:#ffebe9}
     #filters{position:sticky;top:0;background:var(--bg);padding:8px 0;border-bottom:1px solid var(--line);z-index:1}#filters input,#filters select{font:inherit;padding:3px 6px;margin-right:8px}
     .hidden{display:none}
+    @media (max-width:640px){body{font-size:15px;padding:10px 12px 48px}h1{font-size:20px}h2{font-size:17px}
+    table{display:block;overflow-x:auto;max-width:100%}th,td{padding:4px 6px}
+    .counts{gap:6px}.counts div{min-width:auto;flex:1 1 22%;padding:4px 8px}.counts b{font-size:18px}
+    table.stack{display:table}table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:6px 0}
+    table.stack td{display:inline;border:0;padding:0 8px 0 0;min-width:0}table.stack td:last-child{display:block;padding:2px 0 0;font-size:14px}table.stack td:empty{display:none}
+    table.stack td.num,table.stack td.gate{color:var(--muted);font-size:13px}
+    dl.fp{grid-template-columns:1fr;gap:0}dl.fp dd{margin-bottom:6px}
+    details.case{padding:0 6px}details.attempt{margin-left:2px}.entry{padding:2px 6px}pre{padding:6px}
+    #filters input{width:100%;margin:0 0 6px}}
     """
 
     /// The inline script: filter cases by text and status, expand or collapse all details.

@@ -1,0 +1,491 @@
+/// The JSON Schema (draft 2020-12) of the suite format, for editors and YAML language servers
+/// (`fmeval schema suite` prints it; docs/suite-format.md shows how to use it).
+///
+/// It describes every key `SuiteReader` accepts and is closed (`additionalProperties: false`) wherever
+/// the reader rejects unknown keys. The reader stays the judge of what a suite means: files, tool
+/// names, variant references and templates are checked by `fmeval validate`, not by the schema.
+public enum SuiteJSONSchema {
+    /// The schema as JSON text.
+    public static let text = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "title": "fmeval suite",
+  "description": "An fmeval eval suite: prompts, expected outputs, constraint cases and tool-call trajectories (docs/suite-format.md).",
+  "type": "object",
+  "additionalProperties": false,
+  "required": ["suite"],
+  "anyOf": [{ "required": ["cases"] }, { "required": ["dataset"] }],
+  "properties": {
+    "suite": { "type": "string", "description": "The suite's name; case ids print as suite/case (suite/case@variant)." },
+    "description": { "type": "string", "description": "One line about what the suite checks." },
+    "engine": { "$ref": "#/$defs/engine" },
+    "model": { "$ref": "#/$defs/model" },
+    "options": { "$ref": "#/$defs/options" },
+    "instructions": { "$ref": "#/$defs/text", "description": "The instructions entry (transcript entry 0)." },
+    "tools": { "type": "array", "description": "Tools the model may call.", "items": { "$ref": "#/$defs/tool" } },
+    "generating": { "$ref": "#/$defs/generating" },
+    "dataset": { "$ref": "#/$defs/stringList", "description": "A .jsonl file (or a list of them) with one case per line, relative to the suite." },
+    "variants": { "type": "array", "description": "Named alternative runs of every case.", "items": { "$ref": "#/$defs/variant" } },
+    "defaults": { "$ref": "#/$defs/defaults" },
+    "cases": { "type": "array", "description": "The cases.", "items": { "$ref": "#/$defs/case" } },
+    "knownIssue": { "$ref": "#/$defs/knownIssue" }
+  },
+  "$defs": {
+    "text": { "type": ["string", "number", "boolean"], "description": "Text; a number or boolean is read as its text." },
+    "stringList": {
+      "description": "One string or a list of strings.",
+      "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }]
+    },
+    "engine": {
+      "description": "embedded (default: the real model), scripted, replay; openai and apple are reserved (a run naming them exits 3).",
+      "enum": ["embedded", "scripted", "replay", "openai", "apple"]
+    },
+    "model": { "type": "string", "description": "A model name the engine looks up, or (when it contains /) a file path relative to the suite." },
+    "knownIssue": {
+      "description": "Marks a known issue: the reason as text, or {reason, url}.",
+      "anyOf": [
+        { "type": "string" },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["reason"],
+          "properties": {
+            "reason": { "type": "string", "description": "Why it is known to fail." },
+            "url": { "type": "string", "format": "uri", "description": "The issue tracking it." }
+          }
+        }
+      ]
+    },
+    "options": {
+      "type": "object",
+      "description": "Generation options and run settings; suite, variant and case options layer key by key.",
+      "additionalProperties": false,
+      "properties": {
+        "sampling": {
+          "description": "greedy (default), {topK, seed?} or {probabilityThreshold, seed?}.",
+          "anyOf": [
+            { "const": "greedy" },
+            {
+              "type": "object", "additionalProperties": false, "required": ["topK"],
+              "properties": { "topK": { "type": "integer", "minimum": 1, "description": "Sample among the K most likely tokens." }, "seed": { "$ref": "#/$defs/seed" } }
+            },
+            {
+              "type": "object", "additionalProperties": false, "required": ["probabilityThreshold"],
+              "properties": { "probabilityThreshold": { "type": "number", "minimum": 0, "maximum": 1, "description": "Nucleus sampling threshold." }, "seed": { "$ref": "#/$defs/seed" } }
+            }
+          ]
+        },
+        "temperature": { "type": "number", "minimum": 0, "description": "Temperature for random sampling." },
+        "maximumResponseTokens": { "type": "integer", "minimum": 0, "description": "Truncates the response (recorded as a flag on the attempt)." },
+        "toolCallingMode": { "enum": ["allowed", "required", "disallowed"], "description": "Whether the model may, must or must not call tools (default allowed)." },
+        "contextSize": { "type": "integer", "minimum": 1, "description": "Context window in tokens (default 4096)." },
+        "constrained": { "type": "boolean", "description": "Enforce structured output with the grammar (default true)." },
+        "includeSchemaInPrompt": { "type": "boolean", "description": "Show the schema to the model in the prompt (default true)." },
+        "stream": { "type": "boolean", "description": "Stream the response and count snapshots (default false)." },
+        "maxToolCalls": { "type": "integer", "minimum": 0, "description": "Loop guard: more tool calls end the attempt with an error (default 8)." }
+      }
+    },
+    "seed": { "type": "integer", "minimum": 0, "description": "Random seed." },
+    "generationSchema": {
+      "type": "object",
+      "description": "A GenerationSchema (Foundation Models JSON-Schema dialect).",
+      "additionalProperties": false,
+      "properties": {
+        "type": { "enum": ["object", "string", "integer", "number", "boolean", "null", "array"], "description": "The JSON type." },
+        "title": { "type": "string", "description": "The type's name." },
+        "description": { "type": "string", "description": "A guide for the model." },
+        "properties": { "type": "object", "description": "An object's properties.", "additionalProperties": { "$ref": "#/$defs/generationSchema" } },
+        "x-order": { "type": "array", "items": { "type": "string" }, "description": "The order properties are generated in." },
+        "required": { "type": "array", "items": { "type": "string" }, "description": "Properties that must be present." },
+        "additionalProperties": { "type": "boolean", "description": "Must be false when given: objects are closed." },
+        "enum": { "type": "array", "items": { "type": "string" }, "description": "A string's allowed values." },
+        "pattern": { "type": "string", "description": "A regular expression a string must match." },
+        "minimum": { "type": "number", "description": "A number's least value." },
+        "maximum": { "type": "number", "description": "A number's greatest value." },
+        "items": { "$ref": "#/$defs/generationSchema", "description": "The schema of an array's elements." },
+        "minItems": { "type": "integer", "minimum": 0, "description": "An array's least length." },
+        "maxItems": { "type": "integer", "minimum": 0, "description": "An array's greatest length." },
+        "anyOf": { "type": "array", "items": { "$ref": "#/$defs/generationSchema" }, "description": "Choices." },
+        "$ref": { "type": "string", "description": "#/$defs/NAME, or # for the root." },
+        "$defs": { "type": "object", "additionalProperties": { "$ref": "#/$defs/generationSchema" }, "description": "Named schemas (root only)." }
+      }
+    },
+    "schemaOrFile": {
+      "description": "A GenerationSchema written inline, or a path to a .json or .yaml file holding one.",
+      "anyOf": [{ "type": "string" }, { "$ref": "#/$defs/generationSchema" }]
+    },
+    "generating": {
+      "description": "The output the model must generate: a type name, {enum}, {type} or {schema}; absent means free text.",
+      "anyOf": [
+        { "$ref": "#/$defs/typeName" },
+        {
+          "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
+          "properties": {
+            "enum": { "$ref": "#/$defs/stringList", "description": "A string enum (the classification shorthand)." },
+            "type": { "$ref": "#/$defs/typeName" },
+            "schema": { "$ref": "#/$defs/schemaOrFile" }
+          }
+        }
+      ]
+    },
+    "typeName": { "enum": ["string", "integer", "number", "boolean"], "description": "A plain output type." },
+    "tool": {
+      "type": "object",
+      "description": "A tool the model may call, with exactly one of output or outputs.",
+      "additionalProperties": false,
+      "required": ["name"],
+      "oneOf": [{ "required": ["output"] }, { "required": ["outputs"] }],
+      "properties": {
+        "name": { "type": "string", "description": "The tool's name (unique in the suite)." },
+        "description": { "type": "string", "description": "What the tool does, shown to the model." },
+        "arguments": { "$ref": "#/$defs/schemaOrFile", "description": "The arguments schema (default: an object with no properties)." },
+        "output": { "$ref": "#/$defs/toolOutput" },
+        "outputs": {
+          "type": "array", "minItems": 1,
+          "description": "Rules by argument: the first rule whose when values all equal the call's arguments answers; a rule without when is the fallback.",
+          "items": {
+            "type": "object", "additionalProperties": false, "required": ["output"],
+            "properties": {
+              "when": { "type": "object", "description": "Argument values this rule answers." },
+              "output": { "$ref": "#/$defs/toolOutput" }
+            }
+          }
+        }
+      }
+    },
+    "toolOutput": {
+      "description": "What the tool returns: text, {json}, {file} or {command, timeoutSeconds?}.",
+      "anyOf": [
+        { "type": ["string", "number", "boolean"] },
+        {
+          "type": "object", "additionalProperties": false,
+          "oneOf": [{ "required": ["json"] }, { "required": ["file"] }, { "required": ["command"] }],
+          "properties": {
+            "json": { "description": "A structured output." },
+            "file": { "type": "string", "description": "A fixture file whose text is the output, read when the suite loads." },
+            "command": { "$ref": "#/$defs/argv", "description": "Run per call: the arguments as JSON on stdin, its stdout is the output." },
+            "timeoutSeconds": { "type": "number", "exclusiveMinimum": 0, "description": "Seconds before the command is stopped (default 30)." }
+          }
+        }
+      ]
+    },
+    "argv": {
+      "description": "A program and its arguments (no shell).",
+      "anyOf": [{ "type": "string" }, { "type": "array", "minItems": 1, "items": { "type": "string" } }]
+    },
+    "variant": {
+      "type": "object",
+      "description": "A named alternative run of every case.",
+      "additionalProperties": false,
+      "required": ["name"],
+      "properties": {
+        "name": { "type": "string", "description": "The variant's name (--variant NAME picks it)." },
+        "instructions": { "$ref": "#/$defs/text", "description": "Replaces the instructions." },
+        "prompt": { "$ref": "#/$defs/text", "description": "A template: {{prompt}}, {{id}} and {{NAME}} for the case's vars.NAME." },
+        "options": { "$ref": "#/$defs/options" },
+        "engine": { "$ref": "#/$defs/engine" },
+        "model": { "$ref": "#/$defs/model" },
+        "knownIssue": { "$ref": "#/$defs/knownIssue" }
+      }
+    },
+    "defaults": {
+      "type": "object",
+      "description": "Applied to every case: default expectations come before each case's own; a case's repeat and gate replace these.",
+      "additionalProperties": false,
+      "properties": {
+        "expect": { "$ref": "#/$defs/expect" },
+        "repeat": { "type": "integer", "minimum": 1, "description": "Attempts per case." },
+        "gate": { "$ref": "#/$defs/gate" },
+        "tags": { "$ref": "#/$defs/stringList", "description": "Labels for --filter and reports." }
+      }
+    },
+    "case": {
+      "type": "object",
+      "description": "One case: exactly one of prompt or turns.",
+      "additionalProperties": false,
+      "required": ["id"],
+      "oneOf": [{ "required": ["prompt"] }, { "required": ["turns"] }],
+      "properties": {
+        "id": { "$ref": "#/$defs/text", "description": "Unique in the suite." },
+        "prompt": { "$ref": "#/$defs/text", "description": "The prompt (one turn)." },
+        "turns": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/text" }, "description": "Prompts of a multi-turn conversation." },
+        "instructions": { "$ref": "#/$defs/text", "description": "Overrides the suite's instructions." },
+        "generating": { "$ref": "#/$defs/generating" },
+        "options": { "$ref": "#/$defs/options" },
+        "tags": { "$ref": "#/$defs/stringList", "description": "Labels for --filter and reports." },
+        "repeat": { "type": "integer", "minimum": 1, "description": "Attempts (default 1)." },
+        "gate": { "$ref": "#/$defs/gate" },
+        "expect": { "$ref": "#/$defs/expect" },
+        "vars": { "type": "object", "additionalProperties": { "$ref": "#/$defs/text" }, "description": "Values for variant prompt templates." },
+        "variants": { "$ref": "#/$defs/stringList", "description": "Limit the case to these variants." },
+        "script": { "$ref": "#/$defs/script" },
+        "knownIssue": { "$ref": "#/$defs/knownIssue" }
+      }
+    },
+    "gate": {
+      "type": "object",
+      "description": "How many attempts must pass; without a gate every attempt must pass.",
+      "additionalProperties": false,
+      "minProperties": 1,
+      "properties": {
+        "minPassRate": { "type": "number", "minimum": 0, "maximum": 1, "description": "The least pass rate." },
+        "minPasses": { "type": "integer", "minimum": 0, "description": "The least number of passing attempts (at most repeat)." }
+      }
+    },
+    "expect": {
+      "description": "Expectations: a list of mappings naming a kind, or one mapping with a key per expectation.",
+      "anyOf": [
+        { "type": "null" },
+        { "$ref": "#/$defs/expectations" },
+        { "type": "array", "items": { "$ref": "#/$defs/expectations", "minProperties": 1 } }
+      ]
+    },
+    "expectations": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "equals": {
+          "description": "The output equals a value; or {value, path?, ignoreCase?}.",
+          "anyOf": [{ "$ref": "#/$defs/equalsCheck" }, true]
+        },
+        "oneOf": {
+          "description": "The output equals one of the values; or {values, path?, ignoreCase?}.",
+          "anyOf": [
+            { "type": "array" },
+            {
+              "type": "object", "additionalProperties": false, "required": ["values"],
+              "properties": { "values": { "type": "array", "minItems": 1 }, "path": { "$ref": "#/$defs/pointer" }, "ignoreCase": { "$ref": "#/$defs/ignoreCase" } }
+            }
+          ]
+        },
+        "contains": {
+          "description": "The output text contains every substring; one string, a list, or {substrings, path?, ignoreCase?}.",
+          "anyOf": [
+            { "type": "string" },
+            { "type": "array", "minItems": 1, "items": { "type": "string" } },
+            {
+              "type": "object", "additionalProperties": false, "required": ["substrings"],
+              "properties": { "substrings": { "type": "array", "minItems": 1, "items": { "type": "string" } }, "path": { "$ref": "#/$defs/pointer" }, "ignoreCase": { "$ref": "#/$defs/ignoreCase" } }
+            }
+          ]
+        },
+        "regex": {
+          "description": "The output text matches a regular expression; or {pattern, path?, ignoreCase?}.",
+          "anyOf": [
+            { "type": "string" },
+            {
+              "type": "object", "additionalProperties": false, "required": ["pattern"],
+              "properties": { "pattern": { "type": "string" }, "path": { "$ref": "#/$defs/pointer" }, "ignoreCase": { "$ref": "#/$defs/ignoreCase" } }
+            }
+          ]
+        },
+        "not": { "$ref": "#/$defs/expectations", "description": "Any one expectation, inverted.", "minProperties": 1, "maxProperties": 1 },
+        "constraints": { "$ref": "#/$defs/constraints", "description": "Schema violations within budgets, against the requested schema unless schema is given." },
+        "schema": {
+          "description": "Violations of this schema (a file path, an inline schema, or {schema, maxViolations?, maxViolationsPerKeyword?}).",
+          "anyOf": [{ "type": "string" }, { "$ref": "#/$defs/constraints" }, { "$ref": "#/$defs/generationSchema" }]
+        },
+        "toolCalls": { "$ref": "#/$defs/trajectory" },
+        "error": {
+          "description": "The attempt ends in an error: its case name, or {caseName?, messageContains?}; empty accepts any error.",
+          "anyOf": [
+            { "type": "null" },
+            { "$ref": "#/$defs/errorName" },
+            {
+              "type": "object", "additionalProperties": false,
+              "properties": { "caseName": { "$ref": "#/$defs/errorName" }, "messageContains": { "type": "string", "description": "Text the message must contain." } }
+            }
+          ]
+        },
+        "usage": {
+          "type": "object", "additionalProperties": false, "description": "Token budgets for the attempt (all turns and tool rounds).",
+          "properties": {
+            "maxInputTokens": { "type": "integer", "minimum": 0 }, "maxOutputTokens": { "type": "integer", "minimum": 0 },
+            "maxTotalTokens": { "type": "integer", "minimum": 0 }, "maxReasoningTokens": { "type": "integer", "minimum": 0 }
+          }
+        },
+        "latency": {
+          "type": "object", "additionalProperties": false, "description": "Time budgets in milliseconds.",
+          "properties": { "maxMilliseconds": { "type": "number", "minimum": 0 }, "maxTimeToFirstSnapshotMilliseconds": { "type": "number", "minimum": 0 } }
+        },
+        "snapshots": {
+          "description": "Streamed snapshots: exactly N, or {minimum?, maximum?}.",
+          "anyOf": [
+            { "type": "integer", "minimum": 0 },
+            { "type": "object", "additionalProperties": false, "properties": { "minimum": { "type": "integer", "minimum": 0 }, "maximum": { "type": "integer", "minimum": 0 } } }
+          ]
+        },
+        "judge": { "$ref": "#/$defs/judge" },
+        "command": {
+          "description": "An external program judges the response (subject as JSON on stdin, one JSON metric on stdout); argv, or {argv, timeoutSeconds?, name?}.",
+          "anyOf": [
+            { "type": "array", "minItems": 1, "items": { "type": "string" } },
+            {
+              "type": "object", "additionalProperties": false, "required": ["argv"],
+              "properties": {
+                "argv": { "type": "array", "minItems": 1, "items": { "type": "string" } },
+                "timeoutSeconds": { "type": "number", "exclusiveMinimum": 0, "description": "Default 30." },
+                "name": { "type": "string", "description": "The metric's name (default command)." }
+              }
+            }
+          ]
+        }
+      }
+    },
+    "pointer": { "type": "string", "description": "A JSON pointer (such as /team) selecting a part of structured output." },
+    "ignoreCase": { "type": "boolean", "description": "Compare text case-insensitively." },
+    "equalsCheck": {
+      "type": "object", "additionalProperties": false, "required": ["value"],
+      "properties": { "value": { "description": "The expected value." }, "path": { "$ref": "#/$defs/pointer" }, "ignoreCase": { "$ref": "#/$defs/ignoreCase" } }
+    },
+    "constraints": {
+      "anyOf": [
+        { "type": "null" },
+        {
+          "type": "object", "additionalProperties": false,
+          "properties": {
+            "schema": { "$ref": "#/$defs/schemaOrFile" },
+            "maxViolations": { "type": "integer", "minimum": 0, "description": "Most violations allowed (default 0)." },
+            "maxViolationsPerKeyword": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 }, "description": "Most violations per schema keyword, e.g. {enum: 0}." }
+          }
+        }
+      ]
+    },
+    "errorName": {
+      "description": "A LanguageModelError case name.",
+      "enum": ["contextSizeExceeded", "rateLimited", "refusal", "timeout", "guardrailViolation", "unsupportedCapability",
+               "unsupportedTranscriptContent", "unsupportedGenerationGuide", "unsupportedLanguageOrLocale"]
+    },
+    "trajectory": {
+      "type": "object",
+      "description": "The tool calls follow a trajectory (Apple's TrajectoryExpectation).",
+      "additionalProperties": false,
+      "properties": {
+        "ordered": {
+          "type": "array", "description": "Positions that must occur in order: a call, or {anyOrder: [calls]}.",
+          "items": {
+            "anyOf": [
+              { "$ref": "#/$defs/toolCall" },
+              { "type": "object", "additionalProperties": false, "required": ["anyOrder"], "properties": { "anyOrder": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/toolCall" } } } }
+            ]
+          }
+        },
+        "unordered": { "type": "array", "items": { "$ref": "#/$defs/toolCall" }, "description": "Calls that must occur anywhere, each matched to a distinct call." },
+        "disallowed": { "type": "array", "items": { "$ref": "#/$defs/toolCall" }, "description": "A tool, or with matchers only matching calls, that must not be called." },
+        "allowsAdditionalToolCalls": { "type": "boolean", "description": "Default true; false fails on extra calls." },
+        "metric": { "enum": ["allPass", "percentagePass"], "description": "allPass (default) or percentagePass with minimumPercentage." },
+        "minimumPercentage": { "type": "number", "minimum": 0, "maximum": 1 },
+        "judgeEngine": { "type": "string", "description": "The engine judging naturalLanguage matchers." }
+      }
+    },
+    "toolCall": {
+      "description": "A tool's name, or {name, arguments?}.",
+      "anyOf": [
+        { "type": "string" },
+        {
+          "type": "object", "additionalProperties": false, "required": ["name"],
+          "properties": {
+            "name": { "type": "string" },
+            "arguments": { "type": "object", "description": "Argument name (or JSON pointer) to a matcher; a bare value means exact.", "additionalProperties": { "$ref": "#/$defs/argumentMatcher" } }
+          }
+        }
+      ]
+    },
+    "argumentMatcher": {
+      "anyOf": [
+        {
+          "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
+          "properties": {
+            "exact": { "description": "Equals this value." },
+            "keyOnly": { "const": true, "description": "Present, any value." },
+            "oneOf": { "type": "array", "minItems": 1 },
+            "range": { "type": "object", "additionalProperties": false, "properties": { "minimum": { "type": "number" }, "maximum": { "type": "number" } } },
+            "pattern": { "type": "string", "description": "A regular expression." },
+            "contains": { "type": "string" },
+            "hasPrefix": { "type": "string" },
+            "hasSuffix": { "type": "string" },
+            "naturalLanguage": { "type": "string", "description": "Criteria judged by a model." }
+          }
+        },
+        true
+      ]
+    },
+    "judge": {
+      "type": "object",
+      "description": "A model judges the response.",
+      "additionalProperties": false,
+      "properties": {
+        "name": { "type": "string", "description": "The metric's name (default judge)." },
+        "engine": { "type": "string", "description": "The judge's engine." },
+        "instructions": { "type": "string" },
+        "criteria": { "type": "string", "description": "What a good response does." },
+        "scale": { "$ref": "#/$defs/scale" },
+        "dimensions": {
+          "type": "array", "description": "Independently scored aspects.",
+          "items": {
+            "type": "object", "additionalProperties": false, "required": ["name", "description"],
+            "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "scale": { "$ref": "#/$defs/scale" } }
+          }
+        },
+        "pairwise": { "type": "boolean", "description": "Compare against baseline." },
+        "baseline": { "description": "The response to compare with." },
+        "scoringMode": { "enum": ["discrete", "continuous"] },
+        "minimumScore": { "type": "number" },
+        "reference": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Reference texts by name." }
+      }
+    },
+    "scale": {
+      "description": "{passFail: {pass, fail}} or {levels: [{value, description}]}.",
+      "anyOf": [
+        {
+          "type": "object", "additionalProperties": false, "required": ["passFail"],
+          "properties": { "passFail": { "type": "object", "additionalProperties": false, "required": ["pass", "fail"], "properties": { "pass": { "type": "string" }, "fail": { "type": "string" } } } }
+        },
+        {
+          "type": "object", "additionalProperties": false, "required": ["levels"],
+          "properties": {
+            "levels": {
+              "type": "array", "minItems": 1,
+              "items": { "type": "object", "additionalProperties": false, "required": ["value", "description"], "properties": { "value": { "type": "number" }, "description": { "type": "string" } } }
+            }
+          }
+        }
+      ]
+    },
+    "script": {
+      "description": "Responses for the scripted engine: a list of steps, {steps}, {turns: [[step...], ...]} or {attempts: [script, ...]}.",
+      "anyOf": [
+        { "type": "array", "items": { "$ref": "#/$defs/scriptStep" } },
+        {
+          "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
+          "properties": {
+            "steps": { "type": "array", "items": { "$ref": "#/$defs/scriptStep" } },
+            "turns": { "type": "array", "items": { "type": "array", "items": { "$ref": "#/$defs/scriptStep" } } },
+            "attempts": { "type": "array", "items": { "$ref": "#/$defs/script" } }
+          }
+        }
+      ]
+    },
+    "scriptStep": {
+      "type": "object",
+      "description": "One engine call's response: exactly one of text, structure, toolCalls, error.",
+      "additionalProperties": false,
+      "oneOf": [{ "required": ["text"] }, { "required": ["structure"] }, { "required": ["toolCalls"] }, { "required": ["error"] }],
+      "properties": {
+        "text": { "type": "string" },
+        "structure": { "description": "A structured response." },
+        "toolCalls": {
+          "type": "array", "minItems": 1,
+          "items": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string" }, "arguments": { "type": "object" } } }
+        },
+        "error": { "$ref": "#/$defs/errorName" },
+        "message": { "type": "string", "description": "The error's message." },
+        "inputTokens": { "type": "integer", "minimum": 0 },
+        "outputTokens": { "type": "integer", "minimum": 0 },
+        "latencyMs": { "type": "number", "minimum": 0 }
+      }
+    }
+  }
+}
+"""#
+}

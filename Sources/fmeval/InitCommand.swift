@@ -1,0 +1,63 @@
+import Foundation
+
+/// `fmeval init [DIR] [--force]`: write a commented starter suite, its dataset and a CI workflow.
+struct InitCommand: Command {
+    static let path = ["init"]
+    static let summary = "Write a starter suite, its dataset and a GitHub Actions workflow"
+    static let help = """
+    USAGE: fmeval init [DIR] [--force]
+
+    Writes into DIR (default: the current folder):
+      suites/example.yaml            a suite commented key by key; it runs on the embedded model and passes
+      datasets/example.jsonl         more cases for it, one JSON object per line
+      .github/workflows/fmeval.yml   a GitHub Actions workflow: builds fmeval, caches the model, runs the
+                                     suites and uploads the JUnit XML and HTML report as artifacts
+    Existing files are never overwritten unless --force is given; nothing is written if any exists.
+
+    OPTIONS:
+      --force   overwrite the files if they exist
+
+    Exit codes: 0 written · 2 a file exists (without --force) or DIR is not a folder · 3 a file cannot be written.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        var args = Arguments(arguments, command: "init")
+        let force = args.flag("--force")
+        let positionals = try args.finish()
+        guard positionals.count <= 1 else {
+            throw CLIError.invalidInput("init: takes one folder, got \(positionals.count): \(positionals.joined(separator: " "))")
+        }
+        let folder = positionals.first ?? "."
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CLIError.invalidInput("init: '\(folder)' is a file; give a folder (it is created when missing)")
+        }
+        let targets = InitTemplates.files.map { (shown: display(folder, $0.path), url: URL(fileURLWithPath: folder).appendingPathComponent($0.path), text: $0.text) }
+        let existing = targets.filter { FileManager.default.fileExists(atPath: $0.url.path) }
+        if !existing.isEmpty && !force {
+            throw CLIError.invalidInput("init: \(existing.map(\.shown).joined(separator: ", ")) already exist\(existing.count == 1 ? "s" : ""); nothing was written. Move \(existing.count == 1 ? "it" : "them") away or pass --force to overwrite")
+        }
+        for target in targets {
+            do {
+                try FileManager.default.createDirectory(at: target.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(target.text.utf8).write(to: target.url)
+            } catch {
+                throw CLIError.infrastructure("init: cannot write \(target.shown): \(error.localizedDescription)")
+            }
+            print("wrote \(target.shown)")
+        }
+        let suites = display(folder, "suites")
+        print("""
+
+        Next: check the suite, then run it (the first run fetches the model, about 100 MB):
+          fmeval validate \(suites)
+          fmeval run \(suites) --html reports/report.html
+        """)
+        return ExitCode.ok
+    }
+
+    /// `path` inside `folder` as the user would type it (no `./` prefix for the current folder).
+    private static func display(_ folder: String, _ path: String) -> String {
+        folder == "." ? path : (folder.hasSuffix("/") ? folder + path : folder + "/" + path)
+    }
+}
