@@ -119,7 +119,7 @@ public final class Runner {
         return CaseResult(
             id: item.id, suite: item.suite, caseID: item.caseID, variant: item.variant, tags: item.tags,
             source: "\(item.location.file):\(item.location.line)", engine: executor.provider.identity,
-            gate: item.gate ?? CaseGate(), attempts: attempts, determinism: determinism,
+            gate: item.gate ?? CaseGate(), knownIssue: item.knownIssue, attempts: attempts, determinism: determinism,
             expectedLabel: Runner.expectedLabel(of: item), durationMs: milliseconds(since: started))
     }
 
