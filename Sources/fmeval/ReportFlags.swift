@@ -136,12 +136,12 @@ final class TerminalReporter {
     func caseFinished(_ result: CaseResult, finished: Int, total: Int) {
         lock.lock()
         defer { lock.unlock() }
-        if result.status == .error { errored += 1 } else if result.gateHolds { passed += 1 } else { failed += 1 }
+        if result.status == .error { errored += 1 } else if result.failsRun { failed += 1 } else if result.status != .knownIssue { passed += 1 }
         switch mode {
         case .plain:
             print("[\(finished)/\(total)] " + TerminalText.caseLine(result))
         case .progress:
-            if !result.gateHolds || result.status == .flaky {
+            if !result.holdsRun || result.status == .flaky || result.status == .knownIssue {
                 clearLine()
                 print(TerminalText.caseLine(result))
             }
