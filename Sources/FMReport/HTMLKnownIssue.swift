@@ -10,7 +10,7 @@ enum HTMLKnownIssue {
     /// case failed although its gate holds.
     static func write(_ result: CaseResult, into page: inout HTMLBuffer) {
         guard let issue = result.knownIssue else { return }
-        page.open("span", cls: "known-issue")
+        page.open("span", cls: "known-reason")
         page.text(result.status == .knownIssue ? "known issue: " : "known issue no longer reproduces: ")
         page.text(issue.reason)
         if let url = issue.url {

@@ -65,7 +65,7 @@ public enum HTMLReport {
             SVGChart.Segment(label: "flaky", count: summary.flaky, style: "flaky"),
             SVGChart.Segment(label: "failed", count: summary.failed, style: "failed"),
             SVGChart.Segment(label: "error", count: summary.errored, style: "error"),
-            SVGChart.Segment(label: "known issue", count: summary.knownIssues, style: "knownIssue"),
+            SVGChart.Segment(label: "known issue", count: summary.knownIssues, style: "known-issue"),
             SVGChart.Segment(label: "skipped", count: summary.skipped, style: "skipped"),
         ], title: "Case status"))
         let groups = SuiteGroup.groups(run).filter { !$0.cases.isEmpty }

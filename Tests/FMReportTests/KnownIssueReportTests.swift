@@ -86,6 +86,7 @@ private func fixedRun() -> RunResult {
     #expect(html.contains(#"<a href="https://developer.apple.com/forums/thread/812501" rel="noopener noreferrer">"#))
     #expect(html.contains("known issue: anyOf shown, not enforced &lt;&amp;&gt;"))
     #expect(html.contains("All gates hold"))
+    #expect(html.contains(#"<rect class="known-issue""#) && HTMLStyle.css.contains("svg .known-issue{fill:"))
     let green = HTMLReport.render(RunResult(run: sampleInfo(), cases: [sampleCase("s", "ok", [.passed])]))
     #expect(!green.contains("known issues</div>"))
 }
