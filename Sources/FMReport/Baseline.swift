@@ -11,6 +11,8 @@ public enum BaselineChange: String, Codable, CaseIterable, Sendable {
     case fixed
     /// Failed in the baseline and still fails.
     case stillFailing = "still-failing"
+    /// Fails now as its `knownIssue` expects (whatever the baseline said); not a regression.
+    case knownIssue = "known-issue"
     /// Passed in the baseline and still passes.
     case unchanged
     /// Passes now and has no usable baseline.
@@ -84,7 +86,9 @@ public struct BaselineComparison: Codable, Sendable {
     public var hasRegressions: Bool { entries.contains { $0.change.failsGate } }
 
     /// The change for one case that ran, given its baseline result (nil when absent or skipped there).
+    /// Gate verdicts are compared, so a known issue that no longer reproduces is `fixed` when it failed before.
     static func classify(_ prior: CaseResult?, _ now: CaseResult) -> BaselineChange {
+        if now.status == .knownIssue { return .knownIssue }
         guard let prior else { return now.gateHolds ? .added : .newFailure }
         switch (prior.gateHolds, now.gateHolds) {
         case (true, true): return .unchanged
@@ -96,13 +100,6 @@ public struct BaselineComparison: Codable, Sendable {
 }
 
 extension CaseResult {
-    /// True when a `--check-determinism` rerun of this case diverged.
-    public var diverged: Bool { determinism?.diverged == true }
-
-    /// True when the case counts as passing for the run's exit code: its gate holds and no
-    /// determinism rerun diverged. (Baselines and A/B compare gate verdicts only.)
-    public var holdsRun: Bool { gateHolds && !diverged }
-
     /// The case's display name: `case` or `case@variant`.
     public var displayName: String { variant.map { "\(caseID)@\($0)" } ?? caseID }
 }

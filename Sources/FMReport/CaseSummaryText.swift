@@ -64,12 +64,13 @@ public enum CaseSummaryText {
         return lines
     }
 
-    /// A one-line reason for a case that does not hold its gate (first failing metric or error), or
-    /// for a passing case whose determinism rerun diverged.
+    /// A one-line reason for a case that does not hold its gate (first failing metric or error), for a
+    /// known issue that no longer reproduces, or for a passing case whose determinism rerun diverged.
     public static func headline(_ result: CaseResult) -> String {
-        if result.gateHolds, result.diverged { return "nondeterministic: " + (result.determinism?.detail ?? "a greedy rerun diverged") }
+        if result.gateHolds, result.diverged, !result.failsRun { return "nondeterministic: " + (result.determinism?.detail ?? "a greedy rerun diverged") }
         switch result.status {
         case .error: return errors(result).first ?? "error"
+        case .failed where result.gateHolds: return result.reason
         default:
             let first = failingMetrics(result).first
             let attempts = result.attempts.count

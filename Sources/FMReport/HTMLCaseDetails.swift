@@ -27,6 +27,11 @@ enum HTMLCaseDetails {
         if let label = result.expectedLabel { page.raw(" · expected label "); page.element("code", label) }
         page.raw("</p>\n")
         if !result.reason.isEmpty { page.element("p", cls: "muted", result.reason) }
+        if result.knownIssue != nil {
+            page.raw("<p>")
+            HTMLKnownIssue.write(result, into: &page)
+            page.raw("</p>\n")
+        }
         if let determinism = result.determinism, determinism.diverged {
             page.element("p", cls: "muted", "Nondeterministic: \(determinism.detail ?? "a greedy rerun diverged")")
         }

@@ -1,8 +1,8 @@
 import FMEvaluate
 import FMRun
 
-/// The order the HTML report lists cases in, so it opens on what failed: failed, error, flaky, then
-/// passed; cases of one status keep their order in the results.
+/// The order the HTML report lists cases in, so it opens on what failed: failed, error, flaky, known
+/// issue, then passed; cases of one status keep their order in the results.
 enum HTMLCaseOrder {
     /// Where cases of `status` come: lower first. Exhaustive, so a new status must be placed here.
     static func rank(_ status: CaseStatus) -> Int {
@@ -10,6 +10,7 @@ enum HTMLCaseOrder {
         case .failed: return 0
         case .error: return 1
         case .flaky: return 2
+        case .knownIssue: return 3
         case .passed: return 4
         }
     }

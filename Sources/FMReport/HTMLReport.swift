@@ -51,9 +51,10 @@ public enum HTMLReport {
                      failing == 0 ? "All gates hold" : "\(failing) of \(summary.total) cases \(cause)")
         page.raw("<div class=\"counts\">")
         let counts: [(String, Int)] = [("cases", summary.total), ("passed", summary.passed), ("failed", summary.failed),
-                                       ("flaky", summary.flaky), ("error", summary.errored), ("skipped", summary.skipped),
+                                       ("flaky", summary.flaky), ("error", summary.errored),
+                                       ("known issues", summary.knownIssues), ("skipped", summary.skipped),
                                        ("attempts", summary.attempts), ("nondeterministic", summary.nondeterministic)]
-        for (label, count) in counts where count > 0 || label != "nondeterministic" {
+        for (label, count) in counts where count > 0 || (label != "nondeterministic" && label != "known issues") {
             page.raw("<div><b>\(count)</b>")
             page.text(label)
             page.raw("</div>")
@@ -64,6 +65,7 @@ public enum HTMLReport {
             SVGChart.Segment(label: "flaky", count: summary.flaky, style: "flaky"),
             SVGChart.Segment(label: "failed", count: summary.failed, style: "failed"),
             SVGChart.Segment(label: "error", count: summary.errored, style: "error"),
+            SVGChart.Segment(label: "known issue", count: summary.knownIssues, style: "known-issue"),
             SVGChart.Segment(label: "skipped", count: summary.skipped, style: "skipped"),
         ], title: "Case status"))
         writeFailures(run, into: &page)
@@ -105,7 +107,7 @@ public enum HTMLReport {
     private static func writeFilters(into page: inout HTMLBuffer) {
         page.raw("<div id=\"filters\" hidden><input id=\"filter-text\" type=\"search\" placeholder=\"Filter by case id\" aria-label=\"Filter by case id\">")
         page.raw("<select id=\"filter-status\" aria-label=\"Status\"><option value=\"\">any status</option>")
-        for status in ["passed", "failed", "flaky", "error", "skipped"] { page.raw("<option>\(status)</option>") }
+        for status in ["passed", "failed", "flaky", "error", "knownIssue", "skipped"] { page.raw("<option>\(status)</option>") }
         page.raw("</select><button id=\"expand-all\" type=\"button\">Expand all</button> <button id=\"collapse-all\" type=\"button\">Collapse all</button> <span id=\"filter-count\" class=\"muted\"></span></div>\n")
     }
 
@@ -132,6 +134,7 @@ public enum HTMLReport {
             page.raw(result.gateHolds ? " ✓" : " ✗")
             page.raw("</td><td class=\"num\">\(Fixed.format(result.durationMs / 1000, 2)) s</td><td>")
             if !result.holdsRun { page.text(CaseSummaryText.headline(result)) }
+            if result.status == .knownIssue { HTMLKnownIssue.write(result, into: &page) }
             page.raw("</td></tr>\n")
         }
         for skipped in group.skipped {

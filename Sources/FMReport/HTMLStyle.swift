@@ -25,6 +25,7 @@ enum HTMLStyle {
     td.mono,summary .mono,.entry code{overflow-wrap:break-word}dd{overflow-wrap:anywhere}table.failures td:nth-child(2){width:32%}td.mono:first-child{min-width:min(26ch,40vw)}td.gate{white-space:nowrap}
     .badge.passed,.badge.unchanged,.badge.fixed,.badge.added{background:var(--pass)}.badge.failed,.badge.regression,.badge.new-failure,.badge.still-failing{background:var(--fail)}
     .badge.flaky{background:var(--flaky)}.badge.error{background:var(--error)}.badge.skipped,.badge.removed{background:var(--skip)}
+    .badge.knownIssue,.badge.known-issue{background:#0969da}svg .known-issue{fill:#0969da}.known-reason{color:var(--muted)}
     .counts{display:flex;gap:12px;flex-wrap:wrap;margin:8px 0}.counts div{border:1px solid var(--line);border-radius:6px;padding:6px 12px;min-width:90px}.counts b{display:block;font-size:20px}
     dl.fp{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:6px 0}dl.fp dt{color:var(--muted)}dl.fp dd{margin:0;font-family:ui-monospace,monospace;font-size:12px;word-break:break-all}
     details.case{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:0 10px}details.case>summary{cursor:pointer;padding:6px 0;font-weight:600}

@@ -4,7 +4,9 @@ import FMRun
 /// JUnit XML (Apache Ant schema, `reference/junit/JUnit.xsd`) from a results document.
 ///
 /// One `testsuite` per suite × variant and one `testcase` per case. A case that does not hold its gate
-/// gets `failure` (metrics with rationales) or `error` (infrastructure); a skipped case gets `skipped`.
+/// gets `failure` (metrics with rationales) or `error` (infrastructure); a skipped case gets `skipped`,
+/// and so does a known issue that still reproduces (`message="known issue: REASON (URL)"`), which JUnit
+/// consumers show as skipped rather than failed; a known issue that no longer reproduces is a `failure`.
 /// The run fingerprint goes in each suite's `properties`; pass rates and attempts of every case go in
 /// the suite's `system-out`, since the schema gives a passing `testcase` no text of its own.
 public enum JUnitReport {
@@ -26,13 +28,14 @@ public enum JUnitReport {
         let cases = group.cases
         let failures = cases.filter { $0.status != .error && !$0.holdsRun }.count
         let errors = cases.filter { $0.status == .error }.count
+        let skipped = group.skipped.count + cases.filter { $0.status == .knownIssue }.count
         let time = cases.reduce(0) { $0 + max(0, $1.durationMs) } / 1000
         let name = XMLEscaping.token(group.title, fallback: "unnamed-suite")
         writer.open("testsuite", [
             ("name", name), ("package", "fmeval." + name), ("id", String(id)),
             ("timestamp", timestamp), ("hostname", "localhost"),
             ("tests", String(cases.count + group.skipped.count)), ("failures", String(failures)), ("errors", String(errors)),
-            ("skipped", String(group.skipped.count)), ("time", seconds(time)),
+            ("skipped", String(skipped)), ("time", seconds(time)),
         ])
         writer.open("properties")
         for (key, value) in properties(run, variant: group.variant) {
@@ -67,6 +70,8 @@ public enum JUnitReport {
             writer.element("error", [("message", CaseSummaryText.headline(result)), ("type", errorType(result))],
                            text: changeNote + CaseSummaryText.details(result))
             writer.close()
+        case .knownIssue:
+            writeKnownIssue(result, attributes: attributes, changeNote: changeNote, into: &writer)
         case .passed, .failed, .flaky:
             guard !result.holdsRun else {
                 writer.empty("testcase", attributes)
@@ -76,11 +81,21 @@ public enum JUnitReport {
             var text = changeNote + CaseSummaryText.details(result)
             if !failing.isEmpty { text = "failing metrics:\n" + failing.map { "  " + $0 }.joined(separator: "\n") + "\n" + text }
             writer.open("testcase", attributes)
-            let type = result.gateHolds ? "nondeterministic" : result.status.rawValue
+            let type = result.status == .failed && result.gateHolds ? "knownIssueNoLongerReproduces"
+                : (result.gateHolds ? "nondeterministic" : result.status.rawValue)
             writer.element("failure", [("message", CaseSummaryText.headline(result)), ("type", type)],
                            text: text)
             writer.close()
         }
+    }
+
+    /// A known issue that still reproduces: `skipped` with `known issue: REASON (URL)`, and what still fails.
+    private static func writeKnownIssue(_ result: CaseResult, attributes: [(String, String)], changeNote: String,
+                                        into writer: inout XMLWriter) {
+        writer.open("testcase", attributes)
+        let message = "known issue: " + (result.knownIssue?.description ?? result.reason)
+        writer.element("skipped", [("message", message)], text: changeNote + CaseSummaryText.details(result))
+        writer.close()
     }
 
     /// The run fingerprint and selection as `(name, value)` pairs.

@@ -29,7 +29,7 @@ public final class LiveProgress {
     private let write: (String) -> Void
     private let startTime: TimeInterval
     private let lock = NSLock()
-    private var passed = 0, failed = 0, errored = 0, finished = 0, total = 0
+    private var passed = 0, failed = 0, errored = 0, knownIssues = 0, finished = 0, total = 0
     private var running: [(id: String, since: TimeInterval)] = []
     private var drawn = false
     private var lastDraw = -Double.infinity
@@ -66,13 +66,14 @@ public final class LiveProgress {
         running.removeAll { $0.id == result.id }
         switch result.status {
         case .error: errored += 1
-        case .passed, .flaky, .failed: if result.gateHolds { passed += 1 } else { failed += 1 }
+        case .knownIssue: knownIssues += 1
+        case .passed, .flaky, .failed: if result.failsRun { failed += 1 } else { passed += 1 }
         }
         switch mode {
         case .plain:
             write(TerminalText.styledCaseLine(result, style: style, counter: "[\(finished)/\(total)] ") + "\n")
         case .live:
-            if result.failsRun || result.status == .flaky {
+            if !result.holdsRun || result.status == .flaky || result.status == .knownIssue {
                 clearLine()
                 write(TerminalText.styledCaseLine(result, style: style) + "\n")
             }
@@ -144,7 +145,7 @@ public final class LiveProgress {
 
     private func currentLine(now: TimeInterval) -> String {
         var line = TerminalText.progress(done: finished, total: total, passed: passed, failed: failed,
-                                         errored: errored, elapsed: now - startTime)
+                                         errored: errored, knownIssues: knownIssues, elapsed: now - startTime)
         if let oldest = running.min(by: { $0.since < $1.since }) {
             line += "  running \(TerminalText.oneLine(oldest.id)) (\(TerminalText.clock(now - oldest.since)))"
             if running.count > 1 { line += " +\(running.count - 1) more" }

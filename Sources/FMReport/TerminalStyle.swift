@@ -71,10 +71,11 @@ public struct TerminalStyle: Equatable, Sendable {
     /// The colour of a case's status label.
     public static func paint(for result: CaseResult) -> Paint {
         switch result.status {
-        case .passed: return result.failsRun ? .yellow : .green
+        case .passed: return result.holdsRun ? .green : .yellow
         case .failed: return .red
         case .flaky: return result.gateHolds ? .yellow : .red
         case .error: return .yellow
+        case .knownIssue: return .yellow
         }
     }
 

@@ -5,12 +5,14 @@ import FMRun
 /// and the baseline and A/B tables. Pure functions, so they are tested without a terminal.
 public enum TerminalText {
     /// `[ 12/40]  10 passed  1 failed  1 error  0:07` — the progress line shown on a TTY.
-    public static func progress(done: Int, total: Int, passed: Int, failed: Int, errored: Int, elapsed: TimeInterval) -> String {
+    public static func progress(done: Int, total: Int, passed: Int, failed: Int, errored: Int, knownIssues: Int = 0,
+                                elapsed: TimeInterval) -> String {
         let width = String(total).count
         let padded = String(repeating: " ", count: max(0, width - String(done).count)) + String(done)
         var line = "[\(padded)/\(total)] \(bar(done: done, total: total)) \(passed) passed"
         if failed > 0 { line += "  \(failed) failed" }
         if errored > 0 { line += "  \(errored) error" }
+        if knownIssues > 0 { line += "  \(knownIssues) known" }
         return line + "  " + clock(elapsed)
     }
 
@@ -22,10 +24,11 @@ public enum TerminalText {
         case .flaky: label = result.gateHolds ? "FLAKY" : "FAIL "
         case .failed: label = "FAIL "
         case .error: label = "ERROR"
+        case .knownIssue: label = "KNOWN"
         }
         var line = "\(label) \(oneLine(result.id))  \(result.passes)/\(result.attempts.count)  \(Fixed.format(result.durationMs / 1000, 2)) s"
         if !result.holdsRun || result.status == .flaky { line += "  — " + oneLine(CaseSummaryText.headline(result)) }
-        return line
+        return line + knownIssueNote(result)
     }
 
     /// The closing summary: counts, then every case that does not hold its gate with its reason.
@@ -35,22 +38,38 @@ public enum TerminalText {
         if s.flaky > 0 { parts.append("\(s.flaky) flaky") }
         parts.append("\(s.failed) failed")
         if s.errored > 0 { parts.append("\(s.errored) error") }
+        if s.knownIssues > 0 { parts.append("\(s.knownIssues) known issue\(s.knownIssues == 1 ? "" : "s")") }
         if s.skipped > 0 { parts.append("\(s.skipped) skipped") }
         if s.nondeterministic > 0 { parts.append("\(s.nondeterministic) nondeterministic") }
         parts.append("\(s.attempts) attempts")
         if let duration = run.run.durationMs { parts.append(Fixed.format(duration / 1000, 1) + " s") }
-        var lines = [parts.joined(separator: ", ")]
+        var lines = knownIssueLines(run) + [parts.joined(separator: ", ")]
         let failing = run.cases.filter { !$0.holdsRun }
         if failing.isEmpty {
             lines.append("All gates hold.")
         } else {
             lines.append("\(failing.count) case\(failing.count == 1 ? "" : "s") failed \(failing.count == 1 ? "its gate" : "their gates"):")
             for result in failing {
-                let label = result.status == .error ? "ERROR" : (result.gateHolds ? "NONDET" : "FAIL ")
+                let label = result.status == .error ? "ERROR" : (result.failsRun ? "FAIL " : "NONDET")
                 lines.append("  \(label) \(oneLine(result.id)) — \(oneLine(CaseSummaryText.headline(result)))")
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `  — still failing: METRIC; known issue: REASON` after a known issue's case line, or nothing.
+    static func knownIssueNote(_ result: CaseResult) -> String {
+        guard result.status == .knownIssue else { return "" }
+        let failing = CaseSummaryText.failingMetrics(result).first.map { "still failing: \(oneLine($0)); " } ?? ""
+        return "  — \(failing)known issue: " + oneLine(result.knownIssue?.reason ?? result.reason)
+    }
+
+    /// One `KNOWN id — REASON (URL)` line per known issue that still reproduces, under a heading; none without any.
+    static func knownIssueLines(_ run: RunResult) -> [String] {
+        let known = run.cases.filter { $0.status == .knownIssue }
+        guard !known.isEmpty else { return [] }
+        let heading = "\(known.count) known issue\(known.count == 1 ? "" : "s") still reproduce\(known.count == 1 ? "s" : "") (not failures):"
+        return [heading] + known.map { "  KNOWN \(oneLine($0.id)) — \(oneLine($0.knownIssue?.description ?? $0.reason))" }
     }
 
     /// The baseline table: counts per change, then each case that regressed, newly fails, was fixed

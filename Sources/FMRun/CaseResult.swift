@@ -17,7 +17,7 @@ public struct CaseResult: Codable, Sendable {
     public var source: String?
     /// The engine that ran the case.
     public var engine: EngineIdentity?
-    /// passed, failed, flaky or error (see docs/results-format.md for the rules).
+    /// passed, failed, flaky, error or knownIssue (see docs/results-format.md for the rules).
     public var status: CaseStatus
     /// Attempts that passed.
     public var passes: Int
@@ -31,6 +31,8 @@ public struct CaseResult: Codable, Sendable {
     public var gateHolds: Bool
     /// One line saying why the status is what it is.
     public var reason: String
+    /// The known issue the suite declares for this case (suite, variant or case `knownIssue:`), if any.
+    public var knownIssue: KnownIssue?
     /// Every attempt, in order.
     public var attempts: [AttemptResult]
     /// The determinism check's verdict, when `--check-determinism` reran this case.
@@ -43,9 +45,9 @@ public struct CaseResult: Codable, Sendable {
     /// Creates a case result whose status, pass rate, interval and gate verdict come from `attempts`.
     public init(id: String, suite: String, caseID: String, variant: String? = nil, tags: [String] = [],
                 source: String? = nil, engine: EngineIdentity? = nil, gate: CaseGate = CaseGate(),
-                attempts: [AttemptResult], determinism: DeterminismResult? = nil, expectedLabel: String? = nil,
-                durationMs: Double) {
-        let verdict = CaseVerdict(outcomes: attempts.map(\.status), gate: gate)
+                knownIssue: KnownIssue? = nil, attempts: [AttemptResult], determinism: DeterminismResult? = nil,
+                expectedLabel: String? = nil, durationMs: Double) {
+        let verdict = CaseVerdict(outcomes: attempts.map(\.status), gate: gate, knownIssue: knownIssue)
         self.id = id
         self.suite = suite
         self.caseID = caseID
@@ -60,11 +62,30 @@ public struct CaseResult: Codable, Sendable {
         self.gate = gate
         self.gateHolds = verdict.gateHolds
         self.reason = verdict.reason
+        self.knownIssue = knownIssue
         self.attempts = attempts
         self.determinism = determinism
         self.expectedLabel = expectedLabel
         self.durationMs = durationMs
     }
+
+    /// Whether the case fails its gate for the run: an error, a gate that does not hold (unless a known
+    /// issue expects that), or a known issue that no longer reproduces. A flaky case holds its gate.
+    public var failsRun: Bool {
+        switch status {
+        case .knownIssue: return false
+        case .failed, .error: return true
+        case .passed, .flaky: return !gateHolds
+        }
+    }
+
+    /// True when a `--check-determinism` rerun of this case diverged.
+    public var diverged: Bool { determinism?.diverged == true }
+
+    /// True when the case counts as passing for the run's exit code: it does not fail the run (a known
+    /// issue that still reproduces does not) and no determinism rerun diverged. (Baselines and A/B
+    /// compare gate verdicts only.)
+    public var holdsRun: Bool { !failsRun && !diverged }
 
     /// The stable id of case `caseID` of `suite` under `variant`.
     public static func stableID(suite: String, caseID: String, variant: String?) -> String {

@@ -37,11 +37,11 @@ public struct Rerun: Sendable {
     public func selects(_ result: CaseResult) -> Bool {
         switch kind {
         case .lastFailed:
-            return result.failsRun
+            return !result.holdsRun
         case .retryErrors:
             switch result.status {
             case .error: return true
-            case .passed, .failed, .flaky: return false
+            case .passed, .failed, .flaky, .knownIssue: return false
             }
         }
     }
@@ -70,16 +70,5 @@ public struct Rerun: Sendable {
         let ids = missing.prefix(5).map(\.id).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
         let fate = kind == .lastFailed ? "not rerun" : "kept as errors"
         return "\(flag): \(missing.count) case\(missing.count == 1 ? "" : "s") of \(path) \(missing.count == 1 ? "is" : "are") not in \(paths.joined(separator: " ")) any more and \(missing.count == 1 ? "is" : "are") \(fate): \(ids)"
-    }
-}
-
-extension CaseResult {
-    /// Whether this case makes the run fail: its gate does not hold (`failed`, `error`), or its greedy rerun
-    /// diverged under `--check-determinism`. A `flaky` case holds its gate and does not fail the run.
-    public var failsRun: Bool {
-        switch status {
-        case .failed, .error: return true
-        case .passed, .flaky: return !gateHolds || determinism?.diverged == true
-        }
     }
 }

@@ -201,7 +201,7 @@ public enum RunPipeline {
 
     /// The cases of `pending` that `--fail-fast` left unrun, as skipped entries naming the case that stopped it.
     static func notRun(_ pending: [ExpandedCase], finished: [CaseResult]) -> [SkippedCase] {
-        guard finished.count < pending.count, let trigger = finished.first(where: \.failsRun) else { return [] }
+        guard finished.count < pending.count, let trigger = finished.first(where: { !$0.holdsRun }) else { return [] }
         let ran = Set(finished.map(\.id))
         return pending.filter { !ran.contains($0.id) }.map {
             SkippedCase(id: $0.id, suite: $0.suite, caseID: $0.caseID, variant: $0.variant, tags: $0.tags,

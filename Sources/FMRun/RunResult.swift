@@ -2,10 +2,11 @@ import FMCore
 
 /// The versioned results of one `fmeval run` (docs/results-format.md): what every report reads.
 ///
-/// Version 1. Later versions only add fields; readers ignore keys they do not know.
+/// Version 2 (adds the `knownIssue` case status and field). Version 1 documents read as version 2
+/// without known issues; later versions only add fields; readers ignore keys they do not know.
 public struct RunResult: Codable, Sendable {
     /// The results format version this build writes.
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
     /// The results format version of this document.
     public var version: Int
@@ -129,9 +130,11 @@ public struct RunSummary: Codable, Hashable, Sendable {
     public var flaky: Int
     /// Cases with an engine or infrastructure error.
     public var errored: Int
+    /// Cases that fail their gate as their `knownIssue` expects (not failures).
+    public var knownIssues: Int
     /// Cases selected out by `--filter` (not in `total`).
     public var skipped: Int
-    /// Cases whose gate does not hold (failed and errored).
+    /// Cases that fail the run (failed and errored; a known issue that no longer reproduces is failed).
     public var gatesFailed: Int
     /// Attempts run over all cases.
     public var attempts: Int
@@ -145,9 +148,27 @@ public struct RunSummary: Codable, Hashable, Sendable {
         failed = cases.filter { $0.status == .failed }.count
         flaky = cases.filter { $0.status == .flaky }.count
         errored = cases.filter { $0.status == .error }.count
+        knownIssues = cases.filter { $0.status == .knownIssue }.count
         self.skipped = skipped
-        gatesFailed = cases.filter { !$0.gateHolds }.count
+        gatesFailed = cases.filter(\.failsRun).count
         attempts = cases.reduce(0) { $0 + $1.attempts.count }
         nondeterministic = cases.filter { $0.determinism?.diverged == true }.count
+    }
+}
+
+extension RunSummary {
+    /// Reads a summary; `knownIssues`, absent from version 1 documents, reads as 0.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        total = try container.decode(Int.self, forKey: .total)
+        passed = try container.decode(Int.self, forKey: .passed)
+        failed = try container.decode(Int.self, forKey: .failed)
+        flaky = try container.decode(Int.self, forKey: .flaky)
+        errored = try container.decode(Int.self, forKey: .errored)
+        knownIssues = try container.decodeIfPresent(Int.self, forKey: .knownIssues) ?? 0
+        skipped = try container.decode(Int.self, forKey: .skipped)
+        gatesFailed = try container.decode(Int.self, forKey: .gatesFailed)
+        attempts = try container.decode(Int.self, forKey: .attempts)
+        nondeterministic = try container.decode(Int.self, forKey: .nondeterministic)
     }
 }

@@ -74,7 +74,7 @@ public final class Runner {
                     journalError = error
                 }
                 results.append(result)
-                if self.options.failFast && result.failsRun { stopped = true }
+                if self.options.failFast && !result.holdsRun { stopped = true }
                 progress?(result, results.count, cases.count)
                 lock.unlock()
             }
@@ -129,7 +129,7 @@ public final class Runner {
         return CaseResult(
             id: item.id, suite: item.suite, caseID: item.caseID, variant: item.variant, tags: item.tags,
             source: "\(item.location.file):\(item.location.line)", engine: executor.provider.identity,
-            gate: item.gate ?? CaseGate(), attempts: attempts, determinism: determinism,
+            gate: item.gate ?? CaseGate(), knownIssue: item.knownIssue, attempts: attempts, determinism: determinism,
             expectedLabel: Runner.expectedLabel(of: item), durationMs: milliseconds(since: started))
     }
 

@@ -69,7 +69,7 @@ private let candidateCases = [ReportFixtureCase(caseID: "paris", passed: false),
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.contains("warning: merge: shards 2/3, 3/3 missing"))
     let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-    #expect(parsed?["version"] as? Int == 1)
+    #expect(parsed?["version"] as? Int == 2, "version 1 inputs merge into a current (version 2) document")
 }
 
 @Test func mergeRejectsOverlappingShardsAndMixedModels() throws {

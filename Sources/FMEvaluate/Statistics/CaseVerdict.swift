@@ -18,6 +18,8 @@ public enum CaseStatus: String, Codable, Equatable, Sendable {
     case flaky
     /// An attempt hit an engine or infrastructure error; kept apart from `failed`.
     case error
+    /// The gate does not hold, as the case's `knownIssue` expects (reported, but not a failure).
+    case knownIssue
 }
 
 /// A per-case gate: how many attempts must pass. With neither bound set, every attempt must pass.
@@ -89,7 +91,10 @@ public struct CaseVerdict: Codable, Equatable, Sendable {
     ///
     /// Any error attempt makes the status `error` (infrastructure problems must not hide in pass rates);
     /// otherwise the gate decides: not holding is `failed`, holding with some failures is `flaky`.
-    public init(outcomes: [AttemptOutcome], gate: CaseGate = CaseGate()) {
+    /// With a `knownIssue`, a gate that does not hold is `knownIssue`, and one that holds is `failed`
+    /// ("known issue no longer reproduces"), like Swift Testing's `withKnownIssue`; `gateHolds` still
+    /// says whether the gate itself held.
+    public init(outcomes: [AttemptOutcome], gate: CaseGate = CaseGate(), knownIssue: KnownIssue? = nil) {
         attempts = outcomes.count
         passes = outcomes.filter { $0 == .passed }.count
         failures = outcomes.filter { $0 == .failed }.count
@@ -110,6 +115,10 @@ public struct CaseVerdict: Codable, Equatable, Sendable {
             gateHolds = check.holds
             status = !check.holds ? .failed : (failures > 0 ? .flaky : .passed)
             reason = check.reason
+            if let knownIssue {
+                status = check.holds ? .failed : .knownIssue
+                reason = (check.holds ? "known issue no longer reproduces: " : "known issue: ") + knownIssue.description + "; " + check.reason
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import FMCore
 import FMEvaluate
 
@@ -189,5 +190,45 @@ extension SuiteReader {
         let problems = gate.problems(repeats: repeats)
         for problem in problems { report(node, "gate: \(problem)") }
         return problems.isEmpty ? gate : nil
+    }
+
+    /// `knownIssue:` on a suite or variant — `{reason: TEXT, url: URL?}`, or the reason alone as a string.
+    func knownIssue(_ node: YAMLNode) -> KnownIssue? {
+        scopedKnownIssue(node, allowVariants: false)?.issue
+    }
+
+    /// `knownIssue:` on a case: as on a suite, plus `variants: [NAME...]` limiting it to those variants
+    /// (nil: every variant the case runs under).
+    func scopedKnownIssue(_ node: YAMLNode, allowVariants: Bool = true) -> (issue: KnownIssue, variants: [String]?)? {
+        if node.scalar != nil, !node.isNull {
+            guard let reason = string(node, "knownIssue") else { return nil }
+            return nonEmptyReason(reason, at: node).map { (KnownIssue(reason: $0), nil) }
+        }
+        let allowed = allowVariants ? ["reason", "url", "variants"] : ["reason", "url"]
+        guard let keys = mapping(node, "knownIssue", allowed: allowed) else { return nil }
+        let variants = stringList(keys["variants"], "knownIssue variants")
+        if let variantsNode = keys["variants"], variants?.isEmpty == true {
+            report(variantsNode, "knownIssue variants is empty; name the variants the issue applies to, or leave the key out for all")
+        }
+        var url: String? = nil
+        if let urlNode = keys["url"], let text = string(urlNode, "knownIssue url") {
+            if let problem = KnownIssue.urlProblem(text) { report(urlNode, problem) } else { url = text }
+        }
+        guard let reasonNode = keys["reason"] else {
+            report(node, "knownIssue needs a 'reason' (why the case is expected to fail), e.g. { reason: grammar not enforced, url: https://… }")
+            return nil
+        }
+        guard let reason = string(reasonNode, "knownIssue reason"), let text = nonEmptyReason(reason, at: reasonNode),
+              keys["url"] == nil || url != nil else { return nil }
+        return (KnownIssue(reason: text, url: url), variants)
+    }
+
+    private func nonEmptyReason(_ reason: String, at node: YAMLNode) -> String? {
+        let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            report(node, "knownIssue reason is empty; say why the case is expected to fail")
+            return nil
+        }
+        return trimmed
     }
 }

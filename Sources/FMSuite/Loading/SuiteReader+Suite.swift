@@ -3,9 +3,9 @@ import FMEvaluate
 
 extension SuiteReader {
     static let suiteKeys = ["suite", "description", "engine", "model", "options", "instructions", "tools", "generating",
-                            "dataset", "variants", "defaults", "cases"]
+                            "dataset", "variants", "defaults", "cases", "knownIssue"]
     static let caseKeys = ["id", "prompt", "turns", "instructions", "generating", "options", "tags", "repeat", "gate",
-                           "expect", "vars", "variants", "script"]
+                           "expect", "vars", "variants", "script", "knownIssue"]
 
     /// The whole suite; nil when the top level is unusable. Problems accumulate in `diagnostics`.
     func suite(_ root: YAMLNode, file: String) -> Suite? {
@@ -23,7 +23,8 @@ extension SuiteReader {
             options: keys["options"].flatMap { options($0, "options") } ?? OptionsPatch(),
             instructions: keys["instructions"].flatMap { text($0, "instructions") },
             generating: keys["generating"].flatMap { generating($0) },
-            tools: [], variants: [], defaults: CaseDefaults(), cases: [])
+            tools: [], variants: [], defaults: CaseDefaults(), cases: [],
+            knownIssue: keys["knownIssue"].flatMap { knownIssue($0) })
         if let toolsNode = keys["tools"] {
             if let items = toolsNode.sequence { suite.tools = items.compactMap(tool) } else { report(toolsNode, "tools must be a list of tools, not \(toolsNode.kindName)") }
         }
@@ -62,12 +63,12 @@ extension SuiteReader {
 
     func variants(_ node: YAMLNode) -> [Variant] {
         guard let items = node.sequence else {
-            report(node, "variants must be a list of {name, instructions?, prompt?, options?, engine?, model?}")
+            report(node, "variants must be a list of {name, instructions?, prompt?, options?, engine?, model?, knownIssue?}")
             return []
         }
         var found: [Variant] = []
         for item in items {
-            guard let keys = mapping(item, "a variant", allowed: ["name", "instructions", "prompt", "options", "engine", "model"]) else { continue }
+            guard let keys = mapping(item, "a variant", allowed: ["name", "instructions", "prompt", "options", "engine", "model", "knownIssue"]) else { continue }
             guard let nameNode = keys["name"], let name = string(nameNode, "variant name") else {
                 if keys["name"] == nil { report(item, "a variant needs a 'name'") }
                 continue
@@ -80,7 +81,7 @@ extension SuiteReader {
                                  promptTemplate: keys["prompt"].flatMap { text($0, "variant prompt template") },
                                  options: keys["options"].flatMap { options($0, "variant options") } ?? OptionsPatch(),
                                  engine: keys["engine"].flatMap { engineName($0) }, model: keys["model"].flatMap { modelReference($0) },
-                                 location: item.location))
+                                 knownIssue: keys["knownIssue"].flatMap { knownIssue($0) }, location: item.location))
         }
         return found
     }
@@ -119,6 +120,7 @@ extension SuiteReader {
                 for entry in entries { vars[entry.name] = text(entry.value, "vars.\(entry.name)") }
             } else { report(varsNode, "vars must map names to text") }
         }
+        let known = keys["knownIssue"].flatMap { scopedKnownIssue($0) }
         let item = SuiteCase(
             id: id ?? "", prompt: prompt, turns: turns,
             instructions: keys["instructions"].flatMap { text($0, "instructions") },
@@ -129,7 +131,8 @@ extension SuiteReader {
             gate: keys["gate"].flatMap { gate($0, repeats: repeatCount ?? repeatDefault) },
             expect: keys["expect"].map { expectations($0, "expect") } ?? [],
             vars: vars, variants: stringList(keys["variants"], "variants").map { $0 },
-            script: keys["script"].flatMap { script($0) }, location: node.location)
+            script: keys["script"].flatMap { script($0) }, knownIssue: known?.issue, knownIssueVariants: known?.variants,
+            knownIssueNode: keys["knownIssue"], location: node.location)
         // Keep a case with problems when it has an id, so duplicate ids and references are still checked.
         return diagnostics.count == before || id != nil ? item : nil
     }
@@ -201,10 +204,27 @@ extension SuiteReader {
             if engines.contains("scripted") && item.script == nil {
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' runs on the scripted engine but has no 'script:' (the responses to play back)"))
             }
+            checkKnownIssueVariants(item, suite: suite)
             if let script = item.script {
                 for name in scriptedToolNames(script) where toolNames[name] == nil {
                     diagnostics.append(Diagnostic(item.location, "case '\(item.id)' script calls tool '\(name)', which the suite does not define"))
                 }
+            }
+        }
+    }
+
+    /// A case's `knownIssue.variants` must name variants the suite defines and the case runs under.
+    func checkKnownIssueVariants(_ item: SuiteCase, suite: Suite) {
+        guard let names = item.knownIssueVariants else { return }
+        let location = item.knownIssueNode?["variants"]?.location ?? item.location
+        let defined = suite.variants.map(\.name)
+        for name in names where !defined.contains(name) {
+            let hint = Suggestion.closest(to: name, in: defined).map { "did you mean '\($0)'? " } ?? ""
+            diagnostics.append(Diagnostic(location, "case '\(item.id)' knownIssue names variant '\(name)', which the suite does not define; \(hint)defined: \(defined.isEmpty ? "none" : defined.joined(separator: ", "))"))
+        }
+        if let only = item.variants {
+            for name in names where defined.contains(name) && !only.contains(name) {
+                diagnostics.append(Diagnostic(location, "case '\(item.id)' knownIssue names variant '\(name)', but the case only runs under \(only.joined(separator: ", "))"))
             }
         }
     }

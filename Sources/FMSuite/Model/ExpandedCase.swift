@@ -40,6 +40,8 @@ public struct ExpandedCase: Encodable, Sendable {
     public var model: String?
     /// The scripted engine's responses, if written.
     public var script: EngineScript?
+    /// The known issue the case expects (the case's, else its variant's, else the suite's).
+    public var knownIssue: KnownIssue?
     /// Where the case was written.
     public var location: SourceLocation
 
@@ -48,7 +50,7 @@ public struct ExpandedCase: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, generating, tools, options, settings
-        case repeatCount = "repeat", gate, expectations, engine, model, script, location
+        case repeatCount = "repeat", gate, expectations, engine, model, script, knownIssue, location
     }
 
     /// Encodes every field; options in their GenerationOptions JSON form.
@@ -72,6 +74,7 @@ public struct ExpandedCase: Encodable, Sendable {
         try container.encode(engine, forKey: .engine)
         try container.encodeIfPresent(model, forKey: .model)
         try container.encodeIfPresent(script, forKey: .script)
+        try container.encodeIfPresent(knownIssue, forKey: .knownIssue)
         try container.encode(location.description, forKey: .location)
     }
 }
@@ -107,7 +110,14 @@ extension Suite {
             repeatCount: item.repeatCount ?? defaults.repeatCount ?? 1, gate: item.gate ?? defaults.gate,
             expectations: defaults.expect + item.expect,
             engine: variant?.engine ?? engine, model: variant?.model ?? model,
-            script: item.script, location: item.location)
+            script: item.script, knownIssue: knownIssue(of: item, under: variant), location: item.location)
+    }
+
+    /// The known issue a case expects under `variant`: the case's (where its `variants` include this
+    /// one), else the variant's, else the suite's.
+    func knownIssue(of item: SuiteCase, under variant: Variant?) -> KnownIssue? {
+        let scoped = item.knownIssueVariants.map { names in variant.map { names.contains($0.name) } ?? false } ?? true
+        return (scoped ? item.knownIssue : nil) ?? variant?.knownIssue ?? knownIssue
     }
 
     /// Substitutes `{{prompt}}`, `{{id}}` and the case's vars in a template (`{{ name }}` spacing allowed).

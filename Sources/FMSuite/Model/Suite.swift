@@ -27,6 +27,8 @@ public struct Suite: Sendable {
     public var defaults: CaseDefaults
     /// The cases: inline ones, then dataset lines, in order.
     public var cases: [SuiteCase]
+    /// A known issue every case of the suite expects, unless its variant or the case declares its own.
+    public var knownIssue: KnownIssue?
 
     /// The engines suites may name.
     public static let knownEngines = ["embedded", "scripted", "replay", "openai", "apple"]
@@ -61,6 +63,8 @@ public struct Variant: Sendable {
     public var engine: String?
     /// Replaces the model.
     public var model: String?
+    /// A known issue every case run under this variant expects, unless the case declares its own.
+    public var knownIssue: KnownIssue?
     /// Where it was defined.
     public var location: SourceLocation
 }
@@ -93,6 +97,12 @@ public struct SuiteCase: Sendable {
     public var variants: [String]?
     /// The scripted engine's responses.
     public var script: EngineScript?
+    /// A known issue this case expects (overrides the variant's and the suite's where it applies).
+    public var knownIssue: KnownIssue?
+    /// The variants the case's known issue is limited to; nil: every variant.
+    public var knownIssueVariants: [String]?
+    /// The `knownIssue:` node, for locating problems found after reading.
+    var knownIssueNode: YAMLNode?
     /// Where the case starts (file line:column; a dataset line for JSONL cases).
     public var location: SourceLocation
 }

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// A scripted suite with one passing case and one case whose `knownIssue` is `issue` (YAML flow text),
+/// scripted to answer `answer` where `right` is expected.
+private func knownIssueSuite(answer: String, issue: String = "{ reason: upstream bug, url: 'https://example.com/issues/1' }") -> String {
+    """
+    suite: known
+    engine: scripted
+    cases:
+      - id: fine
+        prompt: hi
+        script: [ { text: right } ]
+        expect: { contains: right }
+      - id: marked
+        prompt: hi
+        script: [ { text: \(answer) } ]
+        expect: { contains: right }
+        knownIssue: \(issue)
+    """
+}
+
+@Test func aKnownIssueThatStillFailsIsReportedAndExitsZero() throws {
+    let folder = try temporaryFolder()
+    let suite = folder.appendingPathComponent("known.yaml")
+    try knownIssueSuite(answer: "wrong").write(to: suite, atomically: true, encoding: .utf8)
+    let junit = folder.appendingPathComponent("junit.xml").path
+    let (run, results) = try runSuite([suite.path, "--junit", junit], in: folder)
+    #expect(run.status == 0, "a known issue does not fail the run: \(run.stdout)\(run.stderr)")
+    let document = try #require(results)
+    #expect(document.statuses == ["fine": "passed", "marked": "knownIssue"])
+    #expect(document.summary["knownIssues"] as? Int == 1)
+    #expect(document.summary["gatesFailed"] as? Int == 0)
+    let marked = try document.case("marked")
+    #expect(marked["knownIssue"] as? [String: String] == ["reason": "upstream bug", "url": "https://example.com/issues/1"])
+    #expect(marked["gateHolds"] as? Bool == false)
+    #expect(run.stdout.contains("KNOWN known/marked  0/1"))
+    #expect(run.stdout.contains("  KNOWN known/marked — upstream bug (https://example.com/issues/1)"))
+    #expect(run.stdout.contains("2 cases, 1 passed, 0 failed, 1 known issue, 2 attempts"))
+    #expect(run.stdout.contains("All gates hold."))
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.contains(#"<skipped message="known issue: upstream bug (https://example.com/issues/1)">"#))
+}
+
+@Test func aKnownIssueThatNoLongerReproducesFailsTheRun() throws {
+    let folder = try temporaryFolder()
+    let suite = folder.appendingPathComponent("known.yaml")
+    try knownIssueSuite(answer: "right").write(to: suite, atomically: true, encoding: .utf8)
+    let (run, results) = try runSuite([suite.path], in: folder)
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    let document = try #require(results)
+    #expect(document.statuses == ["fine": "passed", "marked": "failed"])
+    let marked = try document.case("marked")
+    #expect(marked["gateHolds"] as? Bool == true)
+    #expect((marked["reason"] as? String)?.hasPrefix("known issue no longer reproduces: upstream bug (https://example.com/issues/1)") == true)
+    #expect(run.stdout.contains("  FAIL  known/marked — known issue no longer reproduces: upstream bug (https://example.com/issues/1)"))
+}
+
+@Test func aBadKnownIssueIsALocatedInputError() throws {
+    let folder = try temporaryFolder()
+    let suite = folder.appendingPathComponent("known.yaml")
+    try knownIssueSuite(answer: "wrong", issue: "{ reasn: upstream bug, url: 'file:///etc/passwd' }").write(to: suite, atomically: true, encoding: .utf8)
+    let (run, _) = try runSuite([suite.path], in: folder)
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("known.yaml:12:45: error: knownIssue url 'file:///etc/passwd' must be an http or https link, not file:"), "\(run.stderr)")
+    #expect(run.stderr.contains("known.yaml:12:19: error: unknown key 'reasn'; did you mean 'reason'? (in knownIssue)"), "\(run.stderr)")
+}
+
+/// The README's quickstart: the example suites run on the embedded engine and every gate holds.
+@Test func theExampleSuitesPassOnTheEmbeddedEngine() throws {
+    let folder = try temporaryFolder()
+    let json = folder.appendingPathComponent("results.json").path
+    let run = try runFMEval(["run", "suites", "--json", json], environment: ["CI": "true"])
+    #expect(run.status == 0, "the quickstart must exit 0:\n\(run.stdout)\(run.stderr)")
+    let results = try Results(path: json)
+    #expect(results.summary["failed"] as? Int == 0)
+    #expect(results.summary["errored"] as? Int == 0)
+    #expect((results.summary["knownIssues"] as? Int ?? 0) > 0)
+    #expect(try results.case("beijing")["status"] as? String == "passed", "the regression gate holds")
+    #expect(run.stdout.contains("\n45 cases, 27 passed, 0 failed, 18 known issues, 57 attempts, "), "README's quickstart lines: \(run.stdout)")
+    #expect(run.stdout.contains(" s\nAll gates hold.\n"))
+    #expect(run.stdout.contains("PASS  city-tools/beijing  5/5"))
+    #expect(run.stdout.contains("still failing: constraints: over budget"), "a counted constraint violation is shown")
+    #expect(run.stdout.contains("McNemar exact p = 0.0156 (significant at 5%)"))
+    #expect(run.stdout.contains("A/B plain (A) vs terse (B)") && run.stdout.contains("McNemar exact p = "))
+    #expect(run.stdout.contains("KNOWN forum-anyof-tool-arguments/beijing@prompt-only — ") && run.stdout.contains("https://developer.apple.com/forums/thread/812501"))
+}
+
+/// The first example in docs/suite-format.md runs as written (saved in a suites/ folder beside fixtures/).
+@Test func theFirstDocumentedSuitePasses() throws {
+    let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/suite-format.md"), encoding: .utf8)
+    let start = try #require(doc.range(of: "```yaml\n"))
+    let end = try #require(doc.range(of: "\n```", range: start.upperBound..<doc.endIndex))
+    let example = String(doc[start.upperBound..<end.lowerBound])
+    #expect(example.hasPrefix("suite: city-tools"))
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("suites"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("fixtures"), withDestinationURL: packageRoot.appendingPathComponent("fixtures"))
+    let suite = folder.appendingPathComponent("suites/example.yaml")
+    try example.write(to: suite, atomically: true, encoding: .utf8)
+    let (run, results) = try runSuite([suite.path], in: folder)
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(try #require(results).statuses == ["paris": "passed", "beijing": "passed"])
+}
