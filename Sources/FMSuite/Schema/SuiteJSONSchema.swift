@@ -56,6 +56,22 @@ public enum SuiteJSONSchema {
         }
       ]
     },
+    "caseKnownIssue": {
+      "description": "Marks a known issue of this case: the reason as text, or {reason, url, variants}.",
+      "anyOf": [
+        { "type": "string" },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["reason"],
+          "properties": {
+            "reason": { "type": "string", "description": "Why it is known to fail." },
+            "url": { "type": "string", "format": "uri", "description": "The issue tracking it." },
+            "variants": { "$ref": "#/$defs/stringList", "description": "Only under these variants (default: all the case runs under)." }
+          }
+        }
+      ]
+    },
     "options": {
       "type": "object",
       "description": "Generation options and run settings; suite, variant and case options layer key by key.",
@@ -219,7 +235,7 @@ public enum SuiteJSONSchema {
         "vars": { "type": "object", "additionalProperties": { "$ref": "#/$defs/text" }, "description": "Values for variant prompt templates." },
         "variants": { "$ref": "#/$defs/stringList", "description": "Limit the case to these variants." },
         "script": { "$ref": "#/$defs/script" },
-        "knownIssue": { "$ref": "#/$defs/knownIssue" }
+        "knownIssue": { "$ref": "#/$defs/caseKnownIssue" }
       }
     },
     "gate": {
