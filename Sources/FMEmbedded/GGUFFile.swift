@@ -6,8 +6,8 @@ import Darwin
 
 /// A memory-mapped GGUF file (v2 or v3): header, metadata, tensor infos and tensor data pointers.
 ///
-/// Tensor data is not copied: every `GGUFTensor.data` points into the map, which lives as long as
-/// this object. Everything is validated when the file is opened (bounds, alignment, types, shapes),
+/// Tensor data is not copied: every `GGUFTensor.data` points into the map, which stays mapped as long
+/// as this object or any tensor (or `QuantMatrix`) taken from it is alive. Everything is validated when the file is opened (bounds, alignment, types, shapes),
 /// so a truncated or corrupt file fails here with the byte offset, never later with a crash.
 public final class GGUFFile: @unchecked Sendable {
     /// The file's path.
@@ -27,7 +27,7 @@ public final class GGUFFile: @unchecked Sendable {
     /// Size of the file in bytes.
     public let fileSize: Int
 
-    private let mapping: UnsafeMutableRawPointer?
+    private let mapping: FileMapping
     private let tensorIndex: [String: Int]
 
     /// The GGUF magic, "GGUF" read as a little-endian 32-bit integer.
@@ -62,26 +62,18 @@ public final class GGUFFile: @unchecked Sendable {
             throw GGUFError(path: path, offset: nil, message: "cannot memory-map: \(String(cString: strerror(errno)))",
                             hint: "check free address space and that the file is on a local disk")
         }
-        mapping = base
-        do {
-            let parsed = try Self.parse(UnsafeRawBufferPointer(start: base, count: size), path: path)
-            version = parsed.version
-            metadataKeys = parsed.keys
-            metadata = parsed.metadata
-            alignment = parsed.alignment
-            dataOffset = parsed.dataOffset
-            tensors = parsed.tensors
-            var index: [String: Int] = [:]
-            for (i, tensor) in parsed.tensors.enumerated() { index[tensor.name] = i }
-            tensorIndex = index
-        } catch {
-            munmap(base, size)
-            throw error
-        }
-    }
-
-    deinit {
-        if let mapping { munmap(mapping, fileSize) }
+        // A parse failure releases `mapping`, which unmaps the file.
+        mapping = FileMapping(base: base, size: size)
+        let parsed = try Self.parse(mapping, path: path)
+        version = parsed.version
+        metadataKeys = parsed.keys
+        metadata = parsed.metadata
+        alignment = parsed.alignment
+        dataOffset = parsed.dataOffset
+        tensors = parsed.tensors
+        var index: [String: Int] = [:]
+        for (i, tensor) in parsed.tensors.enumerated() { index[tensor.name] = i }
+        tensorIndex = index
     }
 
     /// The tensor called `name`, if present.
@@ -132,7 +124,8 @@ public final class GGUFFile: @unchecked Sendable {
         var tensors: [GGUFTensor]
     }
 
-    private static func parse(_ bytes: UnsafeRawBufferPointer, path: String) throws -> Parsed {
+    private static func parse(_ mapping: FileMapping, path: String) throws -> Parsed {
+        let bytes = UnsafeRawBufferPointer(start: mapping.base, count: mapping.size)
         var parser = GGUFParser(bytes: bytes, path: path)
         let magic = try parser.read(UInt32.self, "magic")
         guard magic == Self.magic else {
@@ -203,7 +196,8 @@ public final class GGUFFile: @unchecked Sendable {
                                 message: "file is truncated: tensor '\(info.name)' needs bytes \(dataOffset + info.offset)..<\(end) but the file is \(bytes.count) bytes")
             }
             tensors.append(GGUFTensor(name: info.name, shape: info.shape, type: info.type, offset: info.offset,
-                                      byteCount: byteCount, data: bytes.baseAddress! + dataOffset + info.offset))
+                                      byteCount: byteCount, data: bytes.baseAddress! + dataOffset + info.offset,
+                                      owner: mapping))
         }
         return Parsed(version: Int(version), keys: keys, metadata: metadata, alignment: alignment,
                       dataOffset: dataOffset, tensors: tensors)
@@ -238,4 +232,21 @@ public final class GGUFFile: @unchecked Sendable {
         }
         return elements / block * blockBytes
     }
+}
+
+/// A read-only memory map of a whole file, unmapped when the last holder (the `GGUFFile`, or a tensor
+/// or matrix pointing into it) lets go.
+final class FileMapping: @unchecked Sendable {
+    /// The first mapped byte.
+    let base: UnsafeMutableRawPointer
+    /// Mapped bytes.
+    let size: Int
+
+    /// Takes ownership of the map at `base` of `size` bytes.
+    init(base: UnsafeMutableRawPointer, size: Int) {
+        self.base = base
+        self.size = size
+    }
+
+    deinit { munmap(base, size) }
 }

@@ -1,3 +1,5 @@
+import FMKernels
+
 /// A ggml tensor element type, by its number in the GGUF file.
 ///
 /// Only the types in `supported` have known block layouts here; any other number is still representable
@@ -10,15 +12,15 @@ public struct GGMLType: RawRepresentable, Hashable, Sendable, CustomStringConver
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// 32-bit float, one element per block.
-    public static let f32 = GGMLType(rawValue: 0)
+    public static let f32 = GGMLType(rawValue: UInt32(FMK_TYPE_F32.rawValue))
     /// 16-bit IEEE half float, one element per block.
-    public static let f16 = GGMLType(rawValue: 1)
+    public static let f16 = GGMLType(rawValue: UInt32(FMK_TYPE_F16.rawValue))
     /// 32 elements: f16 scale `d`, 16 bytes of 4-bit quants (value = d × (q − 8)).
     public static let q4_0 = GGMLType(rawValue: 2)
     /// 32 elements: f16 scale `d`, f16 minimum `m`, 16 bytes of 4-bit quants (value = d × q + m).
-    public static let q4_1 = GGMLType(rawValue: 3)
+    public static let q4_1 = GGMLType(rawValue: UInt32(FMK_TYPE_Q4_1.rawValue))
     /// 32 elements: f16 scale `d`, 32 signed 8-bit quants (value = d × q).
-    public static let q8_0 = GGMLType(rawValue: 8)
+    public static let q8_0 = GGMLType(rawValue: UInt32(FMK_TYPE_Q8_0.rawValue))
     /// 256-element super-block: 6-bit quants in 16 groups with signed 8-bit scales and an f16 `d`.
     public static let q6_K = GGMLType(rawValue: 14)
 
@@ -29,7 +31,7 @@ public struct GGMLType: RawRepresentable, Hashable, Sendable, CustomStringConver
     public var blockSize: Int? {
         switch self {
         case .f32, .f16: return 1
-        case .q4_0, .q4_1, .q8_0: return 32
+        case .q4_0, .q4_1, .q8_0: return quantBlock
         case .q6_K: return 256
         default: return nil
         }
@@ -71,7 +73,8 @@ public struct GGMLType: RawRepresentable, Hashable, Sendable, CustomStringConver
 
 /// One tensor of a GGUF file: its name, shape, element type and a pointer into the mapped file.
 ///
-/// The pointer stays valid while the owning `GGUFFile` is alive.
+/// The tensor keeps the file's memory map alive, so `data` stays valid for as long as the tensor (or a
+/// copy of it) exists, even after the `GGUFFile` itself is released.
 public struct GGUFTensor: @unchecked Sendable {
     /// The tensor name, e.g. `blk.0.attn_q.weight`.
     public let name: String
@@ -85,6 +88,8 @@ public struct GGUFTensor: @unchecked Sendable {
     public let byteCount: Int
     /// The first byte of the data inside the memory map.
     public let data: UnsafeRawPointer
+    /// What owns the memory `data` points into (the file's map); held only to keep it alive.
+    let owner: AnyObject?
 
     /// Total number of elements (the product of `shape`).
     public var elementCount: Int { shape.reduce(1, *) }

@@ -73,31 +73,27 @@ public final class Generator: @unchecked Sendable {
     public let model: LlamaModel
     private var cachedTokens: [Int32] = []
     private let mask: UnsafeMutableBufferPointer<UInt32>
-    private var lock = pthread_mutex_t()
+    private let lock = PosixLock()
 
     /// A generator over `model` (which it then owns the cache of).
     public init(model: LlamaModel) {
         self.model = model
-        mask = .allocate(capacity: (model.config.vocabSize + 31) / 32)
-        pthread_mutex_init(&lock, nil)
+        mask = .allocate(capacity: (model.config.vocabSize + tokenMaskWordBits - 1) / tokenMaskWordBits)
     }
 
     deinit {
         mask.deallocate()
-        pthread_mutex_destroy(&lock)
     }
 
     /// Forgets the cached prefix (the next request recomputes its whole prompt).
     public func resetCache() {
-        pthread_mutex_lock(&lock)
-        cachedTokens = []
-        pthread_mutex_unlock(&lock)
+        lock.withLock { cachedTokens = [] }
     }
 
     /// Generates for `request`, calling `onToken` with each token as it is chosen (return false to stop).
     public func generate(_ request: GenerationRequest, onToken: (Int32) -> Bool = { _ in true }) throws -> GenerationResult {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
+        lock.lock()
+        defer { lock.unlock() }
         let prompt = request.prompt, capacity = model.cache.capacity
         guard !prompt.isEmpty else {
             throw LlamaRunError(message: "the prompt is empty; a request needs at least one token", isContextOverflow: false)
@@ -170,9 +166,7 @@ public final class Generator: @unchecked Sendable {
     /// The next-token logits after `prompt` (a copy), reusing and updating the cached prefix.
     public func logits(after prompt: [Int32]) throws -> [Float] {
         _ = try generate(GenerationRequest(prompt: prompt, maxTokens: 1)) { _ in false }
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        return Array(model.logits)
+        return lock.withLock { Array(model.logits) }
     }
 
     /// Asks the constraint for the next step's allowed tokens; nil when there is no constraint.

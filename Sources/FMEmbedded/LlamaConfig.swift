@@ -64,7 +64,7 @@ public struct LlamaConfig: Sendable, Equatable {
                   rmsEpsilon: Float(file.double("llama.attention.layer_norm_rms_epsilon") ?? 1e-5))
         if let problem = validationProblem {
             throw GGUFError(path: file.path, offset: nil, message: "unsupported model shape: \(problem)",
-                            hint: "the embedded engine needs widths that are multiples of 32 and whole head groups")
+                            hint: "the embedded engine needs widths that are multiples of \(quantBlock) and whole head groups")
         }
     }
 
@@ -73,7 +73,9 @@ public struct LlamaConfig: Sendable, Equatable {
         if dim <= 0 || hiddenDim <= 0 || layerCount <= 0 || headCount <= 0 || kvHeadCount <= 0 || vocabSize <= 0 {
             return "every size must be positive"
         }
-        if dim % 32 != 0 || hiddenDim % 32 != 0 { return "embedding (\(dim)) and feed-forward (\(hiddenDim)) widths must be multiples of 32" }
+        if dim % quantBlock != 0 || hiddenDim % quantBlock != 0 {
+            return "embedding (\(dim)) and feed-forward (\(hiddenDim)) widths must be multiples of \(quantBlock)"
+        }
         if dim % headCount != 0 { return "embedding width \(dim) is not divisible by \(headCount) heads" }
         if headCount % kvHeadCount != 0 { return "\(headCount) query heads do not split into \(kvHeadCount) key/value groups" }
         if ropeDimensions % 2 != 0 || ropeDimensions > headDim { return "RoPE dimensions \(ropeDimensions) must be even and ≤ head size \(headDim)" }

@@ -20,7 +20,7 @@ public struct LlamaRunError: Error, CustomStringConvertible, Sendable, Equatable
 struct LayerTable {
     var attentionNorm: UnsafePointer<Float>
     var ffnNorm: UnsafePointer<Float>
-    var query, key, value, attentionOutput, gate, up, down: QuantMatrix
+    var query, key, value, attentionOutput, gate, up, down: KernelMatrix
 }
 
 /// A llama-family model ready to run: configuration, weights, KV cache, scratch buffers and a
@@ -38,15 +38,21 @@ public final class LlamaModel: @unchecked Sendable {
     public let pool: ThreadPool
     /// Most tokens one prefill pass processes together (longer prompts run in several passes).
     public let maxBatch: Int
+    /// The KV cache size when none is asked for: the model's context length, but at most this many positions.
+    public static let defaultContextCap = 8192
+    /// The largest KV cache a caller may ask for, in positions.
+    public static let maxContextLength = 1 << 20
     /// The GGUF file whose map the weights point into (nil for in-memory test models).
     public let file: GGUFFile?
 
     let layers: UnsafeMutablePointer<LayerTable>
+    let outputMatrix: KernelMatrix
     let norms: UnsafeMutablePointer<Float>
     let buffers: ForwardBuffers
     private let keepAlive: AnyObject?
 
-    /// Loads the model in `file`; `contextLength` (default: the model's, at most 8192) sizes the KV cache.
+    /// Loads the model in `file`; `contextLength` (default: the model's, at most `defaultContextCap`)
+    /// sizes the KV cache.
     public convenience init(file: GGUFFile, contextLength: Int? = nil, threads: Int = ThreadPool.defaultThreadCount) throws {
         let config = try LlamaConfig(file: file)
         let weights = try LlamaWeights(file: file, config: config)
@@ -70,7 +76,7 @@ public final class LlamaModel: @unchecked Sendable {
         self.file = file
         self.keepAlive = keepAlive
         self.maxBatch = max(1, maxBatch)
-        let positions = max(1, min(contextLength ?? min(config.contextLength, 8192), 1 << 20))
+        let positions = max(1, min(contextLength ?? min(config.contextLength, Self.defaultContextCap), Self.maxContextLength))
         cache = KVCache(layerCount: config.layerCount, kvDim: config.kvDim, capacity: positions)
         pool = ThreadPool(threadCount: threads)
         norms = .allocate(capacity: (2 * config.layerCount + 1) * config.dim)
@@ -80,9 +86,11 @@ public final class LlamaModel: @unchecked Sendable {
             attention.update(from: layer.attentionNorm, count: config.dim)
             ffn.update(from: layer.ffnNorm, count: config.dim)
             (layers + i).initialize(to: LayerTable(
-                attentionNorm: attention, ffnNorm: ffn, query: layer.query, key: layer.key, value: layer.value,
-                attentionOutput: layer.attentionOutput, gate: layer.gate, up: layer.up, down: layer.down))
+                attentionNorm: attention, ffnNorm: ffn, query: KernelMatrix(layer.query), key: KernelMatrix(layer.key),
+                value: KernelMatrix(layer.value), attentionOutput: KernelMatrix(layer.attentionOutput),
+                gate: KernelMatrix(layer.gate), up: KernelMatrix(layer.up), down: KernelMatrix(layer.down)))
         }
+        outputMatrix = KernelMatrix(weights.output)
         (norms + 2 * config.layerCount * config.dim).update(from: weights.outputNorm, count: config.dim)
         buffers = ForwardBuffers(config: config, batch: self.maxBatch, positions: positions, threads: pool.activeCount)
         adviseWillNeed()
@@ -185,13 +193,13 @@ final class ForwardBuffers {
         logits = floats(config.vocabSize)
         ropeCos = floats(batch * config.ropeDimensions / 2); ropeSin = floats(batch * config.ropeDimensions / 2)
         scores = floats(threads * scoreStride)
-        actScale = floats(batch * wide / 32); actSum = floats(batch * wide / 32)
-        hiddenScale = floats(batch * config.hiddenDim / 32); hiddenSum = floats(batch * config.hiddenDim / 32)
+        actScale = floats(batch * wide / quantBlock); actSum = floats(batch * wide / quantBlock)
+        hiddenScale = floats(batch * config.hiddenDim / quantBlock); hiddenSum = floats(batch * config.hiddenDim / quantBlock)
         let quants = UnsafeMutableRawPointer.allocate(byteCount: batch * wide, alignment: 64)
         let hiddenBytes = UnsafeMutableRawPointer.allocate(byteCount: batch * config.hiddenDim, alignment: 64)
         let halves = UnsafeMutableRawPointer.allocate(byteCount: batch * config.dim * 2, alignment: 64)
         residual = floats(batch * config.dim); ownNormed = floats(threads * batch * config.dim)
-        ownScale = floats(threads * batch * config.dim / 32); ownSum = floats(threads * batch * config.dim / 32)
+        ownScale = floats(threads * batch * config.dim / quantBlock); ownSum = floats(threads * batch * config.dim / quantBlock)
         let ownBytes = UnsafeMutableRawPointer.allocate(byteCount: threads * batch * config.dim, alignment: 64)
         ownQuants = ownBytes.initializeMemory(as: Int8.self, repeating: 0, count: threads * batch * config.dim)
         owned += [quants, hiddenBytes, halves, ownBytes]

@@ -1,6 +1,11 @@
 import FMKernels
 
+/// Elements per quantization block of Q4_0, Q4_1, Q8_0 and the Q8_1 activations (`FMK_BLOCK`).
+let quantBlock = Int(FMK_BLOCK)
+
 /// A weight matrix in one of the quantized layouts the kernels multiply: Q4_1 or Q8_0.
+///
+/// The matrix keeps the memory `data` points into alive (a tensor's file map, or the owner given).
 public struct QuantMatrix: @unchecked Sendable {
     /// The first byte of row 0 (rows are contiguous, `rowBytes` apart).
     public let data: UnsafeRawPointer
@@ -10,6 +15,8 @@ public struct QuantMatrix: @unchecked Sendable {
     public let cols: Int
     /// The block layout.
     public let type: GGMLType
+    /// What owns the memory `data` points into; held only to keep it alive.
+    let owner: AnyObject?
 
     /// Wraps `tensor` after checking it is a `cols`×`rows` matrix of a supported type.
     public init(_ tensor: GGUFTensor, rows: Int, cols: Int, path: String) throws {
@@ -23,15 +30,16 @@ public struct QuantMatrix: @unchecked Sendable {
                             message: "tensor '\(tensor.name)' is \(tensor.type); the embedded engine multiplies Q4_1 and Q8_0 weights",
                             hint: "use a Q4_1 or Q8_0 quantization of the model (llama-quantize … Q4_1)")
         }
-        self.init(data: tensor.data, rows: rows, cols: cols, type: tensor.type)
+        self.init(data: tensor.data, rows: rows, cols: cols, type: tensor.type, owner: tensor.owner)
     }
 
-    /// Wraps raw blocks (tests build matrices in memory).
-    public init(data: UnsafeRawPointer, rows: Int, cols: Int, type: GGMLType) {
+    /// Wraps raw blocks (tests build matrices in memory); `owner`, if given, is kept alive with the matrix.
+    public init(data: UnsafeRawPointer, rows: Int, cols: Int, type: GGMLType, owner: AnyObject? = nil) {
         self.data = data
         self.rows = rows
         self.cols = cols
         self.type = type
+        self.owner = owner
     }
 
     /// Bytes the matrix occupies.

@@ -63,9 +63,9 @@ public enum Quant {
     static func dequantizeQ4_0(_ bytes: UnsafeRawPointer, _ out: UnsafeMutablePointer<Float>) {
         let d = half(bytes, 0)
         let quants = bytes.advanced(by: 2).assumingMemoryBound(to: UInt8.self)
-        for j in 0 ..< 16 {
+        for j in 0 ..< quantBlock / 2 {
             out[j] = d * Float(Int(quants[j] & 0x0F) - 8)
-            out[j + 16] = d * Float(Int(quants[j] >> 4) - 8)
+            out[j + quantBlock / 2] = d * Float(Int(quants[j] >> 4) - 8)
         }
     }
 
@@ -73,9 +73,9 @@ public enum Quant {
     static func dequantizeQ4_1(_ bytes: UnsafeRawPointer, _ out: UnsafeMutablePointer<Float>) {
         let d = half(bytes, 0), m = half(bytes, 2)
         let quants = bytes.advanced(by: 4).assumingMemoryBound(to: UInt8.self)
-        for j in 0 ..< 16 {
+        for j in 0 ..< quantBlock / 2 {
             out[j] = d * Float(quants[j] & 0x0F) + m
-            out[j + 16] = d * Float(quants[j] >> 4) + m
+            out[j + quantBlock / 2] = d * Float(quants[j] >> 4) + m
         }
     }
 
@@ -83,7 +83,7 @@ public enum Quant {
     static func dequantizeQ8_0(_ bytes: UnsafeRawPointer, _ out: UnsafeMutablePointer<Float>) {
         let d = half(bytes, 0)
         let quants = bytes.advanced(by: 2).assumingMemoryBound(to: Int8.self)
-        for j in 0 ..< 32 { out[j] = d * Float(quants[j]) }
+        for j in 0 ..< quantBlock { out[j] = d * Float(quants[j]) }
     }
 
     /// Q6_K: ql[128] (low 4 bits), qh[64] (high 2 bits), scales[16] (int8), d (f16); 256 elements in

@@ -31,9 +31,9 @@ extension Quant {
         return out
     }
 
-    /// Packs 32 nibbles: byte j = q[j] | q[j+16] << 4.
+    /// Packs one block of nibbles: byte j = q[j] | q[j + half a block] << 4.
     private static func appendNibbles(_ q: [UInt8], into out: inout [UInt8]) {
-        for j in 0 ..< 16 { out.append(q[j] | (q[j + 16] << 4)) }
+        for j in 0 ..< quantBlock / 2 { out.append(q[j] | (q[j + quantBlock / 2] << 4)) }
     }
 
     /// Q4_0: d = (signed value of largest magnitude) / −8, q = min(15, trunc(x/d + 8.5)).

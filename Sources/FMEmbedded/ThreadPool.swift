@@ -61,8 +61,32 @@ public final class ThreadPool: @unchecked Sendable {
         }
     }
 
+    /// Runs `body(index)` on every thread as `run` does, then rethrows the first error any thread threw.
+    ///
+    /// Every thread runs to the end of its body before this returns or throws. A body that meets at
+    /// `barrier()` must pass every barrier before it throws, or the other threads wait for it forever.
+    public func runThrowing(_ body: (Int) throws -> Void) throws {
+        let failure = FirstFailure()
+        run { index in
+            do { try body(index) } catch { failure.record(error) }
+        }
+        if let error = failure.error { throw error }
+    }
+
     /// Waits until every thread of the current `run` has reached this call.
     public func barrier() { shared.barrier() }
+}
+
+/// The first error recorded by any thread of a `runThrowing`.
+private final class FirstFailure: @unchecked Sendable {
+    private let lock = PosixLock()
+    private var first: Error?
+
+    /// Keeps `error` unless an earlier one was recorded.
+    func record(_ error: Error) { lock.withLock { if first == nil { first = error } } }
+
+    /// The error recorded first, if any.
+    var error: Error? { lock.withLock { first } }
 }
 
 /// What a worker thread needs: the shared state and its index.
@@ -75,10 +99,15 @@ private final class WorkerContext {
 /// State shared by the pool's threads; counters live on separate cache lines.
 private final class PoolShared: @unchecked Sendable {
     private static let line = 8
+    /// Empty polls a worker spins through (`pause`) before it sleeps on the condition variable: long
+    /// enough to bridge the gap between two forward passes of one decode, short enough to idle at 0% CPU.
+    private static let spinsBeforeSleep = 20_000
+    /// Polls a waiting thread spends on `pause` before it starts yielding its core with `sched_yield`
+    /// (a partner that has not arrived yet may be descheduled on a loaded machine).
+    private static let spinsBeforeYield = 128
     private let counters: UnsafeMutablePointer<Int64>
     private let body: UnsafeMutablePointer<((Int) -> Void)?>
-    private var mutex = pthread_mutex_t()
-    private var wake = pthread_cond_t()
+    private let wake = PosixLock()
     private var sleepers = 0
     var activeThreads: Int
 
@@ -94,24 +123,18 @@ private final class PoolShared: @unchecked Sendable {
         counters.initialize(repeating: 0, count: 5 * Self.line)
         body = .allocate(capacity: 1)
         body.initialize(to: nil)
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&wake, nil)
     }
 
     deinit {
         body.deinitialize(count: 1)
         body.deallocate()
         counters.deallocate()
-        pthread_cond_destroy(&wake)
-        pthread_mutex_destroy(&mutex)
     }
 
     func start(_ work: @escaping (Int) -> Void) {
         body.pointee = work
         fmk_atomic_add(generation, 1)
-        pthread_mutex_lock(&mutex)
-        if sleepers > 0 { pthread_cond_broadcast(&wake) }
-        pthread_mutex_unlock(&mutex)
+        wake.withLock { if sleepers > 0 { wake.broadcast() } }
     }
 
     func waitForWorkers() {
@@ -135,9 +158,7 @@ private final class PoolShared: @unchecked Sendable {
 
     func shutdown() {
         fmk_atomic_store(stopping, 1)
-        pthread_mutex_lock(&mutex)
-        pthread_cond_broadcast(&wake)
-        pthread_mutex_unlock(&mutex)
+        wake.withLock { wake.broadcast() }
     }
 
     func workerLoop(index: Int) {
@@ -147,16 +168,14 @@ private final class PoolShared: @unchecked Sendable {
             while fmk_atomic_load(generation) == seen {
                 if fmk_atomic_load(stopping) != 0 { return }
                 spins += 1
-                if spins < 20_000 {
+                if spins < Self.spinsBeforeSleep {
                     fmk_cpu_relax()
                 } else {
-                    pthread_mutex_lock(&mutex)
+                    wake.lock()
                     sleepers += 1
-                    while fmk_atomic_load(generation) == seen && fmk_atomic_load(stopping) == 0 {
-                        pthread_cond_wait(&wake, &mutex)
-                    }
+                    while fmk_atomic_load(generation) == seen && fmk_atomic_load(stopping) == 0 { wake.wait() }
                     sleepers -= 1
-                    pthread_mutex_unlock(&mutex)
+                    wake.unlock()
                 }
             }
             seen += 1
@@ -168,6 +187,6 @@ private final class PoolShared: @unchecked Sendable {
     /// Spins politely: `pause` at first, then yields the core to whoever we are waiting for.
     private static func pause(_ spins: inout Int) {
         spins += 1
-        if spins < 128 { fmk_cpu_relax() } else { sched_yield() }
+        if spins < spinsBeforeYield { fmk_cpu_relax() } else { sched_yield() }
     }
 }

@@ -3,7 +3,12 @@
 #include <math.h>
 #include <string.h>
 
-int fmk_level_current = -1;
+/// The process-wide level: the detected one, or -1 before the first use. Every pool thread reads it on
+/// every kernel call, so it is only touched atomically; racing first callers store the same value.
+static int process_level = -1;
+/// The calling thread's override from `fmk_set_level`, or -1 for none. Per thread, so a test that
+/// runs the kernels at each level cannot change the level of a model running on other threads.
+static _Thread_local int thread_level = -1;
 
 int fmk_detected_level(void) {
 #ifdef FMK_X86
@@ -20,15 +25,19 @@ int fmk_detected_level(void) {
 }
 
 int fmk_active_level(void) {
-    if (fmk_level_current < 0) fmk_level_current = fmk_detected_level();
-    return fmk_level_current;
+    if (thread_level >= 0) return thread_level;
+    int level = __atomic_load_n(&process_level, __ATOMIC_RELAXED);
+    if (level >= 0) return level;
+    level = fmk_detected_level();
+    __atomic_store_n(&process_level, level, __ATOMIC_RELAXED);
+    return level;
 }
 
 int fmk_set_level(int level) {
     int detected = fmk_detected_level();
     if (level < FMK_LEVEL_PORTABLE) level = FMK_LEVEL_PORTABLE;
-    fmk_level_current = level > detected ? detected : level;
-    return fmk_level_current;
+    thread_level = level > detected ? detected : level;
+    return thread_level;
 }
 
 const char *fmk_level_name(int level) {

@@ -9,9 +9,6 @@
 #define FMK_VNNI __attribute__((target("avx2,fma,f16c,avx512f,avx512vl,avx512bw,avx512dq,avx512vnni")))
 #endif
 
-/// The level currently in effect (set by Dispatch.c).
-extern int fmk_level_current;
-
 /// Bytes of one Q4_1 block.
 #define FMK_Q4_1_BYTES 20
 /// Bytes of one Q8_0 block.

@@ -17,23 +17,23 @@ void fmk_cpu_relax(void) {
 int fmk_dequantize_row(int type, const void *row, int n, float *out) {
     const uint8_t *bytes = (const uint8_t *)row;
     switch (type) {
-    case 0:
+    case FMK_TYPE_F32:
         for (int i = 0; i < n; i++) memcpy(&out[i], bytes + 4 * i, 4);
         return 0;
-    case 1:
+    case FMK_TYPE_F16:
         for (int i = 0; i < n; i++) out[i] = fmk_f16_to_f32(fmk_read_u16(bytes + 2 * i));
         return 0;
-    case 3:
+    case FMK_TYPE_Q4_1:
         for (int b = 0; b < n / FMK_BLOCK; b++) {
             const uint8_t *block = bytes + b * FMK_Q4_1_BYTES;
             float d = fmk_f16_to_f32(fmk_read_u16(block)), m = fmk_f16_to_f32(fmk_read_u16(block + 2));
-            for (int j = 0; j < 16; j++) {
+            for (int j = 0; j < FMK_BLOCK / 2; j++) {
                 out[b * FMK_BLOCK + j] = d * (float)(block[4 + j] & 0x0F) + m;
-                out[b * FMK_BLOCK + j + 16] = d * (float)(block[4 + j] >> 4) + m;
+                out[b * FMK_BLOCK + j + FMK_BLOCK / 2] = d * (float)(block[4 + j] >> 4) + m;
             }
         }
         return 0;
-    case 8:
+    case FMK_TYPE_Q8_0:
         for (int b = 0; b < n / FMK_BLOCK; b++) {
             const uint8_t *block = bytes + b * FMK_Q8_0_BYTES;
             float d = fmk_f16_to_f32(fmk_read_u16(block));

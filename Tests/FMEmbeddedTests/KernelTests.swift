@@ -1,4 +1,5 @@
 import FMKernels
+import FMEmbedded
 import Foundation
 import Testing
 
@@ -107,6 +108,31 @@ private func nearlyEqual(_ a: Float, _ b: Double, tolerance: Double = 1e-4) -> B
             #expect(row == values.map { Float16($0).bitPattern }, "row conversion at \(String(cString: fmk_level_name(level)))")
         }
         fmk_set_level(fmk_detected_level())
+    }
+
+    @Test func aLevelSetOnOneThreadLeavesEveryOtherThreadsLevelAlone() {
+        let pool = ThreadPool(threadCount: 3)
+        let values = (0..<64).map { Float($0) / 7 - 4 }, expected = values.map { Float16($0).bitPattern }
+        let levels = supportedLevels, detected = fmk_detected_level()
+        let wrong = UnsafeMutablePointer<Int>.allocate(capacity: pool.activeCount)
+        wrong.initialize(repeating: 0, count: pool.activeCount)
+        defer { wrong.deallocate() }
+        pool.run { index in
+            var row = [UInt16](repeating: 0, count: values.count)
+            for step in 0..<2_000 {
+                if index == 0 {
+                    let level = levels[step % levels.count]
+                    if fmk_set_level(level) != level || fmk_active_level() != level { wrong[index] += 1 }
+                } else {
+                    fmk_f32_to_f16_row(values, &row, Int32(values.count))
+                    if row != expected || fmk_active_level() != detected { wrong[index] += 1 }
+                }
+            }
+            if index == 0 { fmk_set_level(detected) }
+        }
+        #expect((0..<pool.activeCount).allSatisfy { wrong[$0] == 0 })
+        #expect(fmk_active_level() == detected && fmk_set_level(99) == detected && fmk_set_level(-1) == 0)
+        fmk_set_level(detected)
     }
 
     @Test func quantizationFollowsLlamaCppRounding() {

@@ -24,9 +24,9 @@ typedef enum {
 
 /// The fastest level this CPU supports.
 int fmk_detected_level(void);
-/// The level kernels currently use.
+/// The level kernels use on the calling thread: its `fmk_set_level` choice, else the detected level.
 int fmk_active_level(void);
-/// Selects a level (clamped to the detected one); returns the level now in effect.
+/// Selects the level for the calling thread only (clamped to the detected one); returns it.
 int fmk_set_level(int level);
 /// A short name for a level ("portable", "avx2", "avx512-vnni").
 const char *fmk_level_name(int level);
@@ -75,7 +75,15 @@ float fmk_exp(float x);
 /// gate[i] = silu(gate[i]) × up[i], with silu(x) = x / (1 + fmk_exp(-x)) as ggml's SwiGLU.
 void fmk_swiglu(float *gate, const float *up, int n);
 
-/// Dequantizes one row of `n` elements of ggml type `type` (0 F32, 1 F16, 3 Q4_1, 8 Q8_0) into floats;
+/// The ggml tensor types `fmk_dequantize_row` reads, by their ggml (and GGUF) type numbers.
+typedef enum {
+    FMK_TYPE_F32 = 0,
+    FMK_TYPE_F16 = 1,
+    FMK_TYPE_Q4_1 = 3,
+    FMK_TYPE_Q8_0 = 8,
+} fmk_type;
+
+/// Dequantizes one row of `n` elements of ggml type `type` (an `fmk_type`) into floats;
 /// returns 0, or -1 for a type this library does not handle.
 int fmk_dequantize_row(int type, const void *row, int n, float *out);
 

@@ -1,0 +1,126 @@
+import FMKernels
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bits per word of a token mask: token `id` is bit `id % tokenMaskWordBits` of word `id / tokenMaskWordBits`.
+let tokenMaskWordBits = UInt32.bitWidth
+
+/// Whether `mask` (one bit per vocabulary id, set = allowed) allows token `id`.
+@inline(__always) func tokenAllowed(_ id: Int, by mask: UnsafePointer<UInt32>) -> Bool {
+    (mask[id / tokenMaskWordBits] >> UInt32(id % tokenMaskWordBits)) & 1 != 0
+}
+
+/// The slice of `0..<count` that thread `worker` of `workers` takes.
+@inline(__always) func share(_ count: Int, _ worker: Int, _ workers: Int) -> Range<Int> {
+    (count * worker / workers)..<(count * (worker + 1) / workers)
+}
+
+/// A weight matrix as the hot loop sees it: a pointer and sizes, no reference to count. The model's
+/// `weights` keep the memory alive.
+struct KernelMatrix {
+    /// The first byte of row 0.
+    let data: UnsafeRawPointer
+    /// Output features (rows) and input features (elements per row).
+    let rows: Int, cols: Int
+    /// True for Q8_0 blocks, false for Q4_1.
+    let isQ8_0: Bool
+
+    /// The kernel view of `matrix`.
+    init(_ matrix: QuantMatrix) {
+        data = matrix.data
+        rows = matrix.rows
+        cols = matrix.cols
+        isQ8_0 = matrix.type == .q8_0
+    }
+}
+
+/// How a thread's share maps onto heads, matrix rows and buffers, and the kernel calls and element-wise
+/// maths (RMSNorm, RoPE) the steps use.
+extension ForwardPass {
+    /// The part of `units` that falls in `first..<first + count`, relative to `first`.
+    @inline(__always)
+    func slice(_ units: Range<Int>, from first: Int, count: Int) -> Range<Int> {
+        let lower = min(max(units.lowerBound, first), first + count) - first
+        return lower..<max(lower, min(units.upperBound, first + count) - first)
+    }
+
+    /// The matrix rows of `heads`.
+    @inline(__always)
+    func rows(_ heads: Range<Int>) -> Range<Int> {
+        (heads.lowerBound * c.headDim)..<(heads.upperBound * c.headDim)
+    }
+
+    /// Whether attention head outputs span whole Q8_1 blocks, so each can be quantized on its own.
+    var headsQuantizeAlone: Bool { c.headDim % quantBlock == 0 }
+
+    /// `out[t*stride + r] = row r · activations of token t` for `rows`, activations quantized in `input`;
+    /// picks the kernel for the weight layout and for one token (decode) or several (prefill).
+    @inline(__always)
+    func multiply(_ m: KernelMatrix, rows: Range<Int>, tokens: Int, out: UnsafeMutablePointer<Float>,
+                  stride: Int, input: Activations) {
+        let (quants, scales, sums) = input
+        let (r0, r1, cols) = (Int32(rows.lowerBound), Int32(rows.upperBound), Int32(m.cols))
+        switch (m.isQ8_0, tokens == 1) {
+        case (false, true): fmk_matvec_q4_1(m.data, cols, r0, r1, quants, scales, sums, out)
+        case (false, false): fmk_matmul_q4_1(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
+        case (true, true): fmk_matvec_q8_0(m.data, cols, r0, r1, quants, scales, nil, out)
+        case (true, false): fmk_matmul_q8_0(m.data, cols, r0, r1, quants, scales, Int32(tokens), out, stride)
+        }
+    }
+
+    /// Quantizes `count` floats into token `t`'s slot of the activation buffers (rows `count` wide).
+    @inline(__always)
+    func quantize(_ x: UnsafeMutablePointer<Float>, count: Int, token t: Int) {
+        fmk_quantize_q8_1(x, Int32(count), b.actQuants + t * count, b.actScale + t * count / quantBlock,
+                          b.actSum + t * count / quantBlock)
+    }
+
+    /// Quantizes `count` floats (whole blocks) at element `offset` of a token-major activation array
+    /// into the same offset of the activation buffers.
+    @inline(__always)
+    func quantize(_ x: UnsafeMutablePointer<Float>, at offset: Int, count: Int) {
+        fmk_quantize_q8_1(x + offset, Int32(count), b.actQuants + offset, b.actScale + offset / quantBlock,
+                          b.actSum + offset / quantBlock)
+    }
+
+    /// RMSNorm in place (as ggml: sum of squares in double), times `gain`.
+    @inline(__always)
+    func rmsNorm(_ x: UnsafeMutablePointer<Float>, gain: UnsafePointer<Float>) {
+        let dim = c.dim
+        var sum = 0.0
+        for i in 0..<dim { sum += Double(x[i] * x[i]) }
+        let mean = Float(sum / Double(dim))
+        let scale = 1 / (mean + c.rmsEpsilon).squareRoot()
+        for i in 0..<dim { x[i] = x[i] * scale * gain[i] }
+    }
+
+    /// cos/sin of RoPE angles for `position`, as ggml computes them (θ multiplied pair by pair).
+    func ropeTable(position: Int, into slot: Int) {
+        let pairs = c.ropeDimensions / 2
+        let step = powf(c.ropeFrequencyBase, -2 / Float(c.ropeDimensions))
+        var theta = Float(position)
+        for i in 0..<pairs {
+            b.ropeCos[slot * pairs + i] = cosf(theta)
+            b.ropeSin[slot * pairs + i] = sinf(theta)
+            theta *= step
+        }
+    }
+
+    /// RoPE, NORM mode: rotates adjacent pairs of the first `ropeDimensions` of each head.
+    func rotate(_ x: UnsafeMutablePointer<Float>, heads: Int, token: Int) {
+        let pairs = c.ropeDimensions / 2, headDim = c.headDim
+        let cosines = b.ropeCos + token * pairs, sines = b.ropeSin + token * pairs
+        for h in 0..<heads {
+            let v = x + h * headDim
+            for i in 0..<pairs {
+                let (x0, x1, cs, sn) = (v[2 * i], v[2 * i + 1], cosines[i], sines[i])
+                // Fused as GCC contracts ggml's `x0*cos - x1*sin` and `x0*sin + x1*cos`.
+                v[2 * i] = (-(x1 * sn)).addingProduct(x0, cs)
+                v[2 * i + 1] = (x1 * cs).addingProduct(x0, sn)
+            }
+        }
+    }
+}

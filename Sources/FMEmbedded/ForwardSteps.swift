@@ -1,0 +1,147 @@
+import FMKernels
+
+/// The steps of `forwardBatch`, in the order it calls them. Each computes this thread's share and, when
+/// other threads read its results next, ends at a barrier.
+extension ForwardPass {
+    /// x = the embedding of each token this thread owns; also the RoPE angles of its positions.
+    func embed() {
+        for t in mine {
+            model.weights.embed(Int(tokens[t]), into: b.x + t * c.dim)
+            ropeTable(position: start + t, into: t)
+        }
+        pool.barrier()
+    }
+
+    /// h = RMSNorm(x) · gain for every token, quantized for the next projections; first, when
+    /// `addingBlockOutput`, x += the previous block's output (`projected`).
+    ///
+    /// Every thread normalizes every token into its own buffers (no barrier); only a token's owner
+    /// writes the updated residual, into the buffer nobody reads in this step.
+    @inline(__always)
+    mutating func normalize(gain: UnsafePointer<Float>, addingBlockOutput adding: Bool) {
+        let dim = c.dim
+        for t in 0..<tokens.count {
+            let y = normed + t * dim, x = current + t * dim, delta = b.projected + t * dim
+            if adding {
+                for i in 0..<dim { y[i] = x[i] + delta[i] }
+                if mine.contains(t) { (next + t * dim).update(from: y, count: dim) }
+            } else {
+                y.update(from: x, count: dim)
+            }
+            rmsNorm(y, gain: gain)
+            fmk_quantize_q8_1(y, Int32(dim), own.0 + t * dim, own.1 + t * dim / quantBlock, own.2 + t * dim / quantBlock)
+        }
+        if adding { swap(&current, &next) }
+    }
+
+    /// q, k, v = Wq·h, Wk·h, Wv·h; RoPE on q and k; k and v stored in the KV cache of `layer` at
+    /// each token's position; q rounded to half for attention.
+    ///
+    /// Rows are split in whole heads, so each thread rotates and caches the heads it computed.
+    @inline(__always)
+    func queryKeyValue(query: KernelMatrix, key: KernelMatrix, value: KernelMatrix, layer: Int) {
+        let (dim, kvDim, headDim, n) = (c.dim, c.kvDim, c.headDim, tokens.count)
+        let units = share(c.headCount + 2 * c.kvHeadCount, worker, workers)
+        let qHeads = slice(units, from: 0, count: c.headCount)
+        let kHeads = slice(units, from: c.headCount, count: c.kvHeadCount)
+        let vHeads = slice(units, from: c.headCount + c.kvHeadCount, count: c.kvHeadCount)
+        multiply(query, rows: rows(qHeads), tokens: n, out: b.q, stride: dim, input: own)
+        multiply(key, rows: rows(kHeads), tokens: n, out: b.k, stride: kvDim, input: own)
+        multiply(value, rows: rows(vHeads), tokens: n, out: b.v, stride: kvDim, input: own)
+        let cache = model.cache
+        let keys = cache.keys(layer: layer), values = cache.values(layer: layer), capacity = cache.capacity
+        for t in 0..<n {
+            let position = start + t
+            if !qHeads.isEmpty {
+                let offset = t * dim + qHeads.lowerBound * headDim
+                rotate(b.q + offset, heads: qHeads.count, token: t)
+                fmk_f32_to_f16_row(b.q + offset, b.queryHalf + offset, Int32(qHeads.count * headDim))
+            }
+            if !kHeads.isEmpty {
+                let offset = kHeads.lowerBound * headDim
+                rotate(b.k + t * kvDim + offset, heads: kHeads.count, token: t)
+                fmk_f32_to_f16_row(b.k + t * kvDim + offset, keys + position * kvDim + offset, Int32(kHeads.count * headDim))
+            }
+            for i in rows(vHeads) { values[i * capacity + position] = fmk_f32_to_f16(b.v[t * kvDim + i]) }
+        }
+        pool.barrier()
+    }
+
+    /// attention = softmax(q·Kᵀ / √headDim) · V for each head of each token over positions `0...token`
+    /// of `layer`'s cache (grouped-query: each key/value head serves `headCount / kvHeadCount` query
+    /// heads), quantized for the output projection. Threads split (token, head) pairs.
+    @inline(__always)
+    func attention(layer: Int) {
+        let (dim, headDim, n) = (c.dim, c.headDim, tokens.count)
+        let cache = model.cache
+        let keys = cache.keys(layer: layer), values = cache.values(layer: layer), capacity = cache.capacity
+        let group = c.headCount / c.kvHeadCount, scale = 1 / Float(headDim).squareRoot()
+        for pair in share(n * c.headCount, worker, workers) {
+            let t = pair / c.headCount, head = pair % c.headCount, kvOffset = (head / group) * headDim
+            fmk_attend_f16(b.queryHalf + t * dim + head * headDim, keys + kvOffset, c.kvDim, values + kvOffset * capacity,
+                           capacity, Int32(start + t + 1), Int32(headDim), scale, n == 1 ? 1 : 0,
+                           b.scores + worker * b.scoreStride,
+                           b.attention + t * dim + head * headDim)
+            // Q8_1 blocks are independent, so a head quantizes itself when its width is whole blocks.
+            if headsQuantizeAlone { quantize(b.attention, at: t * dim + head * headDim, count: headDim) }
+        }
+        if !headsQuantizeAlone {
+            pool.barrier()
+            for t in mine { quantize(b.attention + t * dim, count: dim, token: t) }
+        }
+        pool.barrier()
+    }
+
+    /// projected = W · input for every token: a block's output, which the next step adds to x.
+    @inline(__always)
+    func project(_ m: KernelMatrix, input: Activations) {
+        multiply(m, rows: share(m.rows, worker, workers), tokens: tokens.count, out: b.projected, stride: c.dim, input: input)
+        pool.barrier()
+    }
+
+    /// hidden = SiLU(Wg·h) ⊙ (Wu·h), quantized for the down projection.
+    ///
+    /// Rows are split in whole Q8_1 blocks, so each thread applies SwiGLU to and quantizes its own rows.
+    @inline(__always)
+    func swiGLU(gate: KernelMatrix, up: KernelMatrix) {
+        let hiddenDim = c.hiddenDim, n = tokens.count
+        let blocks = share(hiddenDim / quantBlock, worker, workers)
+        let myRows = (blocks.lowerBound * quantBlock)..<(blocks.upperBound * quantBlock)
+        multiply(gate, rows: myRows, tokens: n, out: b.hidden, stride: hiddenDim, input: own)
+        multiply(up, rows: myRows, tokens: n, out: b.hidden2, stride: hiddenDim, input: own)
+        for t in 0..<n where !myRows.isEmpty {
+            let offset = t * hiddenDim + myRows.lowerBound
+            fmk_swiglu(b.hidden + offset, b.hidden2 + offset, Int32(myRows.count))
+            fmk_quantize_q8_1(b.hidden + offset, Int32(myRows.count), b.hiddenQuants + offset,
+                              b.hiddenScale + offset / quantBlock, b.hiddenSum + offset / quantBlock)
+        }
+        pool.barrier()
+    }
+
+    /// logits = output · RMSNorm(x + projected) · gain for the last token. With `mask`, rows it forbids
+    /// get -infinity (the Q8_0 kernel skips them).
+    @inline(__always)
+    func logits(gain: UnsafePointer<Float>, output: KernelMatrix, mask: UnsafePointer<UInt32>?) {
+        let dim = c.dim, last = tokens.count - 1
+        if worker == 0 {
+            let x = current + last * dim, delta = b.projected + last * dim
+            for i in 0..<dim { x[i] += delta[i] }
+            let out = b.xb
+            out.update(from: x, count: dim)
+            rmsNorm(out, gain: gain)
+            quantize(out, count: dim, token: 0)
+        }
+        pool.barrier()
+        let rows = share(c.vocabSize, worker, workers)
+        if output.isQ8_0 {
+            fmk_matvec_q8_0(output.data, Int32(output.cols), Int32(rows.lowerBound), Int32(rows.upperBound),
+                            b.actQuants, b.actScale, mask, b.logits)
+        } else {
+            fmk_matvec_q4_1(output.data, Int32(output.cols), Int32(rows.lowerBound), Int32(rows.upperBound),
+                            b.actQuants, b.actScale, b.actSum, b.logits)
+            if let mask {
+                for r in rows where !tokenAllowed(r, by: mask) { b.logits[r] = -.infinity }
+            }
+        }
+    }
+}
