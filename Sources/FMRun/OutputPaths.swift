@@ -9,8 +9,8 @@ public enum OutputPaths {
     /// option that gave the path (for example `--junit report.xml`) in the message.
     public static func check(_ path: String, flag: String) throws {
         let manager = FileManager.default
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw RunnerError.invalidInput("\(flag): \(path) is a folder; give a file path")
