@@ -50,8 +50,12 @@ public struct ModelStore {
     /// This store's model path, fetching it first when it is not cached.
     ///
     /// Concurrent callers (threads or processes) wait for one fetch instead of each downloading.
+    /// A cached model is checked first (`checkCachedModel`): a corrupted one is an error, not garbage output.
     public func cachedOrFetchedURL(progress: (String) -> Void) throws -> URL {
-        if isCached { return modelURL }
+        if isCached {
+            try checkCachedModel(progress: progress)
+            return modelURL
+        }
         try createDirectory()
         return try withFetchLock(progress: progress) {
             if isCached { return modelURL }
@@ -124,6 +128,7 @@ public struct ModelStore {
         guard rename(candidate.path, modelURL.path) == 0 else {
             throw ModelStoreError(.io, "cannot move the verified model to \(modelURL.path): \(String(cString: strerror(errno))); check that \(directory.path) is writable")
         }
+        writeStamp()
         progress("Installed \(spec.fileName) in \(directory.path)")
         return modelURL
     }

@@ -40,6 +40,8 @@ public struct ModelStoreError: Error, CustomStringConvertible, Sendable {
         case notGGUF
         /// The downloaded file's SHA-256 differs from the expected one.
         case hashMismatch
+        /// The cached model's bytes no longer have the verified SHA-256 (overwritten or damaged on disk).
+        case corrupted
         /// A file-system operation failed (cache directory not writable, disk full, …).
         case io
     }

@@ -20,13 +20,17 @@ public struct Metric: Codable, Equatable, Sendable, CustomStringConvertible {
     public var rationale: String?
     /// For a score: the least value that counts as a pass. A score without a threshold is informational.
     public var threshold: Double?
+    /// True when the evaluator itself could not give a verdict (it was missing, crashed, timed out,
+    /// answered garbage, or its judge engine failed): the attempt is then an `error`, not a model failure.
+    public var evaluatorError: Bool
 
     /// Creates a metric from its parts.
-    public init(name: String, value: Value, rationale: String? = nil, threshold: Double? = nil) {
+    public init(name: String, value: Value, rationale: String? = nil, threshold: Double? = nil, evaluatorError: Bool = false) {
         self.name = name
         self.value = value
         self.rationale = rationale
         self.threshold = threshold
+        self.evaluatorError = evaluatorError
     }
 
     /// A metric whose check held.
@@ -42,6 +46,11 @@ public struct Metric: Codable, Equatable, Sendable, CustomStringConvertible {
     /// A numeric score, gating the attempt when `threshold` is given.
     public static func scoring(_ name: String, _ score: Double, threshold: Double? = nil, rationale: String? = nil) -> Metric {
         Metric(name: name, value: .scoring(score), rationale: rationale, threshold: threshold)
+    }
+
+    /// A metric saying the evaluator could not run or could not give a verdict; `rationale` says why.
+    public static func evaluatorError(_ name: String, rationale: String) -> Metric {
+        Metric(name: name, value: .failing, rationale: rationale, evaluatorError: true)
     }
 
     /// A metric kept for the reader but left out of aggregation and verdicts.
@@ -91,19 +100,20 @@ public struct Metric: Codable, Equatable, Sendable, CustomStringConvertible {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, value, score, rationale, threshold
+        case name, value, score, rationale, threshold, evaluatorError
     }
 
     /// Non-finite scores as they are written in JSON.
     private static let nonFinite: [String: Double] = ["nan": .nan, "inf": .infinity, "-inf": -.infinity]
 
     /// Decodes `{"name", "value": "passing|failing|scoring|ignore", "score"?, "rationale"?, "threshold"?}`
-    /// (a non-finite score is written `"nan"`, `"inf"` or `"-inf"`).
+    /// (a non-finite score is written `"nan"`, `"inf"` or `"-inf"`), and `"evaluatorError": true` when the evaluator broke.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         rationale = try container.decodeIfPresent(String.self, forKey: .rationale)
         threshold = try container.decodeIfPresent(Double.self, forKey: .threshold)
+        evaluatorError = try container.decodeIfPresent(Bool.self, forKey: .evaluatorError) ?? false
         let kind = try container.decode(String.self, forKey: .value)
         switch kind {
         case "passing": value = .passing
@@ -141,6 +151,7 @@ public struct Metric: Codable, Equatable, Sendable, CustomStringConvertible {
         }
         try container.encodeIfPresent(rationale, forKey: .rationale)
         try container.encodeIfPresent(threshold, forKey: .threshold)
+        if evaluatorError { try container.encode(true, forKey: .evaluatorError) }
     }
 }
 
@@ -148,6 +159,11 @@ extension Array where Element == Metric {
     /// The attempt's verdict from its metrics: false if any gating metric fails, true otherwise.
     public var allGatesPass: Bool {
         allSatisfy { $0.verdict != false }
+    }
+
+    /// The first metric whose evaluator could not give a verdict, if any.
+    public var firstEvaluatorError: Metric? {
+        first { $0.evaluatorError }
     }
 
     /// The metrics that made the attempt fail.

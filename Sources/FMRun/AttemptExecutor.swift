@@ -80,7 +80,8 @@ struct AttemptExecutor {
         return outcome
     }
 
-    /// Evaluates `outcome` as attempt `index`.
+    /// Evaluates `outcome` as attempt `index`; an evaluator that could not give a verdict makes the
+    /// attempt an `error` (an `EvaluatorError`), like an engine or tool failure, never a model failure.
     func result(of outcome: Outcome, index: Int) -> AttemptResult {
         let expectsError = item.expectations.contains { $0.expectsError }
         var error = outcome.error
@@ -104,6 +105,12 @@ struct AttemptExecutor {
             error: error.map { SubjectError(caseName: $0.caseName, message: $0.message) },
             snapshotCount: snapshots, truncated: outcome.stats.truncated)
         attempt.metrics = item.expectations.evaluate(subject, in: environment)
+        if let broken = attempt.metrics.firstEvaluatorError {
+            attempt.status = .error
+            attempt.error = AttemptError(domain: "EvaluatorError", caseName: "evaluatorFailed",
+                                         message: "\(broken.name): \(broken.rationale ?? "the evaluator gave no verdict")")
+            return attempt
+        }
         if let error, !expectsError {
             attempt.metrics.insert(.failing("response", rationale: "\(error.domain).\(error.caseName): \(error.message)"), at: 0)
         }

@@ -54,7 +54,7 @@ public struct AttemptResult: Codable, Sendable {
 /// An error recorded on an attempt: which kind, which case of it, and the full message.
 public struct AttemptError: Codable, Hashable, Sendable, Error {
     /// The error family: `LanguageModelError`, `LanguageModelSession.Error`, `SessionError`,
-    /// `GeneratedContent.ParsingError`, `ReplayMiss`, `ScriptError`, `EngineError` (docs/results-format.md).
+    /// `GeneratedContent.ParsingError`, `ReplayMiss`, `ScriptError`, `EngineError`, `EvaluatorError` (docs/results-format.md).
     public var domain: String
     /// The case name within the family (for example `contextSizeExceeded`).
     public var caseName: String

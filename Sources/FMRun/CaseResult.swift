@@ -41,12 +41,15 @@ public struct CaseResult: Codable, Sendable {
     public var expectedLabel: String?
     /// Wall-clock milliseconds over all attempts.
     public var durationMs: Double
+    /// Hex SHA-256 of the case's definition when it ran (see docs/results-format.md); `--resume` and
+    /// `--retry-errors` keep this result only while the suites still define the case the same way.
+    public var definition: String?
 
     /// Creates a case result whose status, pass rate, interval and gate verdict come from `attempts`.
     public init(id: String, suite: String, caseID: String, variant: String? = nil, tags: [String] = [],
                 source: String? = nil, engine: EngineIdentity? = nil, gate: CaseGate = CaseGate(),
                 knownIssue: KnownIssue? = nil, attempts: [AttemptResult], determinism: DeterminismResult? = nil,
-                expectedLabel: String? = nil, durationMs: Double) {
+                expectedLabel: String? = nil, durationMs: Double, definition: String? = nil) {
         let verdict = CaseVerdict(outcomes: attempts.map(\.status), gate: gate, knownIssue: knownIssue)
         self.id = id
         self.suite = suite
@@ -67,6 +70,7 @@ public struct CaseResult: Codable, Sendable {
         self.determinism = determinism
         self.expectedLabel = expectedLabel
         self.durationMs = durationMs
+        self.definition = definition
     }
 
     /// Whether the case fails its gate for the run: an error, a gate that does not hold (unless a known

@@ -75,6 +75,26 @@ public final class ResultsJournal {
         try handle.write(contentsOf: data)
     }
 
+    /// `read(path:)` for `--resume FILE`, falling back to FILE's journal when the run was interrupted
+    /// before FILE was written (FILE missing), or after an earlier run wrote it (the journal is newer);
+    /// `note` says so when it does.
+    public static func readForResume(path: String) throws -> (run: RunInfo?, cases: [CaseResult], note: String?) {
+        let journal = Self.path(for: path)
+        let manager = FileManager.default
+        let modified = { (file: String) in (try? manager.attributesOfItem(atPath: file))?[.modificationDate] as? Date }
+        if !path.hasSuffix(".jsonl"), let journalDate = modified(journal) {
+            let resultsDate = modified(path)
+            if resultsDate == nil || resultsDate! < journalDate {
+                let read = try read(path: journal)
+                let why = resultsDate == nil ? "\(path) does not exist (the run was interrupted before writing it)"
+                    : "\(path) is older than its journal (the run that wrote it was followed by an interrupted one)"
+                return (read.run, read.cases, "--resume: \(why); resuming from the journal \(journal) (\(read.cases.count) finished case\(read.cases.count == 1 ? "" : "s"))")
+            }
+        }
+        let read = try read(path: path)
+        return (read.run, read.cases, nil)
+    }
+
     /// The run and the finished cases in a results file or journal: a complete or partial `RunResult`
     /// document, or a journal (a torn last line from a crash is ignored).
     public static func read(path: String) throws -> (run: RunInfo?, cases: [CaseResult]) {

@@ -141,23 +141,40 @@ public enum RunPipeline {
 
     /// Runs `plan` (resuming when asked), writes the results document, and returns it.
     /// `started` sees each case as it starts; `progress` every finished case (resumed and carried ones
-    /// are not reported again). With `--fail-fast`, the cases left unrun are listed as skipped.
+    /// are not reported again); `notice` lines worth telling the user (which earlier results are not
+    /// kept, and why). With `--fail-fast`, the cases left unrun are listed as skipped.
     public static func execute(_ request: RunRequest, plan: RunPlan, progress: Runner.Progress? = nil,
-                               started: Runner.Started? = nil) throws -> RunResult {
-        let engines = try EngineSet(request: request, cases: plan.cases)
+                               started: Runner.Started? = nil, notice: (String) -> Void = { _ in }) throws -> RunResult {
         var carried = plan.carried
         var previous: RunInfo?
         if let resume = request.resume {
-            let read = try ResultsJournal.read(path: resume)
+            let read = try ResultsJournal.readForResume(path: resume)
+            if let note = read.note { notice(note) }
             let wanted = Set(plan.cases.map(\.id))
             carried = read.cases.filter { wanted.contains($0.id) }
             previous = read.run
         }
+        let byID = Dictionary(plan.known.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let planned = Set(plan.cases.map(\.id))
+        let carriedCases = carried.compactMap { byID[$0.id] }.filter { !planned.contains($0.id) }
+        let engines = try EngineSet(request: request, cases: plan.cases + carriedCases)
         if let rerun = request.rerun, rerun.kind == .retryErrors {
             try checkSameEngines(rerun, plan: plan, engines: engines)
         }
+        var stale: [StaleResult] = []
+        carried = carried.filter { result in
+            guard let item = byID[result.id],
+                  let reason = result.staleness(for: item, engine: engines.provider(for: item).identity) else { return true }
+            stale.append(StaleResult(id: result.id, reason: reason))
+            return false
+        }
+        if !stale.isEmpty {
+            notice(staleNotice(stale, kept: carried.count, flag: request.resume != nil ? "--resume" : "--retry-errors",
+                               file: request.resume ?? request.rerun?.path ?? ""))
+        }
         let done = Set(carried.map(\.id))
-        let pending = plan.cases.filter { !done.contains($0.id) }
+        let restarted = Set(stale.map(\.id))
+        let pending = plan.cases.filter { !done.contains($0.id) } + carriedCases.filter { restarted.contains($0.id) }
         let startTime = Date()
         var info = RunInfo(
             id: previous?.id ?? UUID().uuidString, startedAt: previous?.startedAt ?? timestamp(startTime),
@@ -182,7 +199,12 @@ public enum RunPipeline {
         info.durationMs = earlierDuration + Date().timeIntervalSince(startTime) * 1000
         let result = RunResult(run: info, cases: all, skipped: plan.skipped + notRun(pending, finished: finished),
                                classifications: Runner.classifications(of: plan.known, results: all))
-        try write(result, to: request.resultsPath, caseTexts: journal.caseTexts)
+        do {
+            try write(result, to: request.resultsPath, caseTexts: journal.caseTexts)
+        } catch RunnerError.infrastructure(let message) {
+            throw RunnerError.infrastructure("\(message); every finished case is kept in the journal \(journal.path): "
+                + "fix the path and finish with --resume \(journal.path)")
+        }
         journal.finish()
         return result
     }
@@ -207,6 +229,14 @@ public enum RunPipeline {
             SkippedCase(id: $0.id, suite: $0.suite, caseID: $0.caseID, variant: $0.variant, tags: $0.tags,
                         reason: "\(failFastReason) after \(trigger.id) failed")
         }
+    }
+
+    /// The line saying which earlier results are run again and why (at most five named).
+    static func staleNotice(_ stale: [StaleResult], kept: Int, flag: String, file: String) -> String {
+        let named = stale.prefix(5).map { "\($0.id) (\($0.reason))" }.joined(separator: "; ")
+        let more = stale.count > 5 ? "; and \(stale.count - 5) more" : ""
+        return "\(flag): \(stale.count) of the \(stale.count + kept) finished case\(stale.count + kept == 1 ? "" : "s") in \(file) "
+            + "\(stale.count == 1 ? "is" : "are") run again, not kept: \(named)\(more)"
     }
 
     /// Refuses to retry a case on another engine or model than the one its earlier result came from,
@@ -237,7 +267,7 @@ public enum RunPipeline {
             text += ",\n\"classifications\": " + (try ContentEncoder.jsonText(result.classifications)) + "\n}\n"
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            throw RunnerError.infrastructure("cannot write results to \(path): \(error.localizedDescription)")
+            throw RunnerError.infrastructure("cannot write results to \(path): \(OutputPaths.reason(of: error))")
         }
     }
 

@@ -130,7 +130,8 @@ public final class Runner {
             id: item.id, suite: item.suite, caseID: item.caseID, variant: item.variant, tags: item.tags,
             source: "\(item.location.file):\(item.location.line)", engine: executor.provider.identity,
             gate: item.gate ?? CaseGate(), knownIssue: item.knownIssue, attempts: attempts, determinism: determinism,
-            expectedLabel: Runner.expectedLabel(of: item), durationMs: milliseconds(since: started))
+            expectedLabel: Runner.expectedLabel(of: item), durationMs: milliseconds(since: started),
+            definition: CaseDefinition.hash(of: item))
     }
 
     /// The label an enum case expects: its schema is a string enum and it expects one value (`equals`).

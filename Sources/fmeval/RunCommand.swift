@@ -19,6 +19,7 @@ struct RunCommand: Command {
     before anything executes), runs every case × variant × repeat through a session on the engine, scores
     each attempt with the case's expectations, and writes the results document (docs/results-format.md).
     Each finished case is appended to FILE.jsonl at once, so a crash or Ctrl-C loses nothing finished.
+    Every output path (results, --junit, --html, --record) is checked before anything runs.
     A run never passes by selecting nothing: a folder without suites, or a --filter that matches no case,
     is an error (exit 2) that names the closest case ids. A --shard that holds none of the selected cases
     says so and exits 0 (normal when a CI matrix has more shards than cases).
@@ -46,7 +47,9 @@ struct RunCommand: Command {
                              results go back to FILE (or to --json FILE), and reports are written from them
       --record FILE          record every engine call into a cassette for the replay engine
       --cassette FILE        the cassette the replay engine plays (with --engine replay)
-      --resume FILE          finish an interrupted run: keep the cases finished in FILE (results or .jsonl journal)
+      --resume FILE          finish an interrupted run: keep the cases finished in FILE (results or .jsonl
+                             journal; FILE's journal when FILE was never written) whose definition and
+                             engine are unchanged; the others run again, and a line says which and why
       --check-determinism    rerun each greedy attempt and flag any divergence (exit 1)
       --color WHEN           auto (default: colour when standard output is a terminal, NO_COLOR is unset or
                              empty and TERM is not dumb), always (even with NO_COLOR), never
@@ -123,6 +126,11 @@ struct RunCommand: Command {
                 return ExitCode.ok
             }
             let baseline = try reports.loadBaseline()
+            let resultsFlag = json.map { "--json \($0)" } ?? retryErrors.map { "--retry-errors \($0)" } ?? "--out \(out)"
+            let reportOutputs = [("--junit", reports.junit), ("--html", reports.html), ("--record", record)]
+            for (path, flag) in [(request.resultsPath, resultsFlag)] + reportOutputs.compactMap({ flag, path in path.map { ($0, "\(flag) \($0)") } }) {
+                try OutputPaths.check(path, flag: flag)
+            }
             for note in plan.notes { print(note) }
             print(header(plan, request: request))
             let environment = ProcessInfo.processInfo.environment
@@ -132,7 +140,8 @@ struct RunCommand: Command {
             let result: RunResult
             do {
                 result = try RunPipeline.execute(request, plan: plan, progress: progress.caseFinished,
-                                                 started: { progress.caseStarted($0.id, total: $1) })
+                                                 started: { progress.caseStarted($0.id, total: $1) },
+                                                 notice: { printError("fmeval: \($0)") })
             } catch {
                 progress.finish()
                 throw error

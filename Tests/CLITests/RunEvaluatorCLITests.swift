@@ -4,12 +4,13 @@ import Testing
 @Test func everyEvaluatorPassesAndFailsOnItsMerits() throws {
     let folder = try temporaryFolder()
     let (run, results) = try runSuite([fixture("evaluators.yaml")], in: folder)
-    #expect(run.status == 1, "a failing gate exits 1: \(run.stderr)")
+    #expect(run.status == 3, "an evaluator that prints garbage gives no verdict: an error, exit 3: \(run.stderr)")
     let document = try #require(results)
     let statuses = document.statuses
     #expect(statuses.count == 24)
     for (id, status) in statuses {
-        #expect(status == (id.hasSuffix("-pass") ? "passed" : "failed"), "\(id) is \(status)")
+        let expected = id == "command-garbage" ? "error" : (id.hasSuffix("-pass") ? "passed" : "failed")
+        #expect(status == expected, "\(id) is \(status)")
     }
     let constraints = try document.attempts("constraints-fail")[0]
     let violations = try #require(constraints["violations"] as? [[String: Any]])

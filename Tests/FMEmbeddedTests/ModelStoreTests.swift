@@ -100,7 +100,7 @@ struct FakeIndex {
         let url = try store.cachedOrFetchedURL { progress.append($0) }
         #expect(url == index.cache.appendingPathComponent("tiny.gguf"))
         #expect(store.isCached)
-        #expect(index.cacheContents() == ["tiny.gguf"])
+        #expect(index.cacheContents() == ["tiny.gguf", "tiny.gguf.verified"])
         #expect(try GGUFFile(path: url.path).architecture == "llama")
         #expect(progress.contains { $0.contains("Downloading fake-model") })
         #expect(progress.contains { $0.contains("Verifying SHA-256") })
@@ -124,7 +124,7 @@ struct FakeIndex {
         }
         #expect(urls.allSatisfy { $0 == store.modelURL })
         #expect(lines.filter { $0.contains("Downloading fake-model") }.count == 1)
-        #expect(index.cacheContents() == ["tiny.gguf"])
+        #expect(index.cacheContents() == ["tiny.gguf", "tiny.gguf.verified"])
     }
 
     @Test func rejectsWrongHashAndLeavesNothing() throws {

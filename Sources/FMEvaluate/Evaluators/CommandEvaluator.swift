@@ -3,8 +3,9 @@ import Foundation
 
 /// `command`: runs an external evaluator with the subject as JSON on stdin and reads one metric
 /// (`{"value": "passing|failing|scoring|ignore", "score"?, "rationale"?, "threshold"?}`) from stdout.
-/// A command that cannot start, hangs past its timeout, crashes, exits non-zero or prints anything
-/// else yields a failing metric that says exactly that.
+/// A command that cannot start (or is not found), hangs past its timeout, crashes, exits non-zero or
+/// prints anything else gave no verdict: its metric is an evaluator error (the attempt becomes an
+/// `error`, never a model failure) that says exactly what went wrong.
 ///
 /// The subject on stdin is `EvaluationSubject`'s JSON: `prompt`, `instructions`, `text`, `content`, `schema`,
 /// `transcript` (Apple's transcript JSON), `structuredTranscript`, `usage`, `latencyMilliseconds`,
@@ -24,17 +25,17 @@ public struct CommandEvaluator: Evaluator {
         self.workingDirectory = workingDirectory
     }
 
-    /// One metric from the command, or a failing one explaining why the command could not give it.
+    /// One metric from the command, or an evaluator error explaining why the command could not give it.
     public func evaluate(_ subject: EvaluationSubject) -> [Metric] {
         let input: Data
         do {
             input = try JSONEncoder().encode(subject)
         } catch {
-            return [.failing(name, rationale: "evaluator error: the subject could not be encoded as JSON: \(error)")]
+            return [.evaluatorError(name, rationale: "evaluator error: the subject could not be encoded as JSON: \(error)")]
         }
         switch ProcessRunner.run(argv: config.argv, stdin: input, timeoutSeconds: config.timeoutSeconds, workingDirectory: workingDirectory) {
         case .failure(let failure):
-            return [.failing(name, rationale: "evaluator error: \(failure.message)")]
+            return [.evaluatorError(name, rationale: "evaluator error: \(failure.message)")]
         case .success(let output):
             return [parse(output)]
         }
@@ -45,24 +46,26 @@ public struct CommandEvaluator: Evaluator {
         let program = config.argv.first ?? ""
         let stderr = output.stderr.isEmpty ? "" : "; stderr: \(abbreviate(output.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))"
         guard output.status == 0 else {
-            return .failing(name, rationale: "evaluator error: '\(program)' exited with status \(output.status)\(stderr)")
+            // The command runs through /usr/bin/env, which exits 127 when the program is not on PATH.
+            let missing = output.status == 127 ? " (not found: is it installed and on PATH?)" : ""
+            return .evaluatorError(name, rationale: "evaluator error: '\(program)' exited with status \(output.status)\(missing)\(stderr)")
         }
         let text = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
-            return .failing(name, rationale: "evaluator error: '\(program)' printed nothing on stdout; it must print one JSON metric\(stderr)")
+            return .evaluatorError(name, rationale: "evaluator error: '\(program)' printed nothing on stdout; it must print one JSON metric\(stderr)")
         }
         let json: GeneratedContent
         do {
             json = try GeneratedContent(json: text)
         } catch {
-            return .failing(name, rationale: "evaluator error: '\(program)' printed something that is not JSON (\(error)): \(abbreviate(GeneratedContent(text).jsonString))")
+            return .evaluatorError(name, rationale: "evaluator error: '\(program)' printed something that is not JSON (\(error)): \(abbreviate(GeneratedContent(text).jsonString))")
         }
         return Self.metric(from: json, name: name, program: program)
     }
 
     /// Reads `{"value", "score"?, "rationale"?, "threshold"?}`; anything else is an evaluator error naming the field.
     static func metric(from json: GeneratedContent, name: String, program: String) -> Metric {
-        let fail = { (reason: String) in Metric.failing(name, rationale: "evaluator error: '\(program)' printed \(shown(json)): \(reason)") }
+        let fail = { (reason: String) in Metric.evaluatorError(name, rationale: "evaluator error: '\(program)' printed \(shown(json)): \(reason)") }
         guard case .structure = json.kind else { return fail("expected a JSON object with \"value\"") }
         let rationale = json["rationale"]?.stringValue
         if let raw = json["rationale"], rationale == nil, !raw.isNull { return fail("\"rationale\" must be a string") }

@@ -11,9 +11,13 @@ public struct NotEvaluator: Evaluator {
         self.name = "not.\(inner.name)"
     }
 
-    /// One metric: the inverse of the inner verdict, quoting the inner rationales.
+    /// One metric: the inverse of the inner verdict, quoting the inner rationales; an inner evaluator
+    /// that could not give a verdict stays an evaluator error (not inverted into a pass).
     public func evaluate(_ subject: EvaluationSubject) -> [Metric] {
         let metrics = inner.evaluate(subject)
+        if let broken = metrics.firstEvaluatorError {
+            return [.evaluatorError(name, rationale: "the inner check could not give a verdict: \(broken.description)")]
+        }
         let gating = metrics.filter { $0.verdict != nil }
         let detail = metrics.map(\.description).joined(separator: "; ")
         guard !gating.isEmpty else {

@@ -5,7 +5,7 @@ import FMCore
 public struct JudgeEvaluator: Evaluator {
     /// The configuration.
     public let config: JudgeConfig
-    /// The judge; nil when the configured engine is unavailable (every dimension then fails, saying so).
+    /// The judge; nil when the configured engine is unavailable (every dimension is then an evaluator error, saying so).
     public let judge: ModelJudge?
     /// Metric name prefix.
     public var name: String { config.name }
@@ -21,12 +21,14 @@ public struct JudgeEvaluator: Evaluator {
         config.dimensions.isEmpty ? config.name : "\(config.name).\(dimension.name)"
     }
 
-    /// One metric per dimension.
+    /// One metric per dimension; a judge that cannot answer (no engine, the engine failed, an unusable
+    /// answer) gives evaluator errors, not failures of the judged response.
     public func evaluate(_ subject: EvaluationSubject) -> [Metric] {
         let dimensions = config.effectiveDimensions
         let failAll = { (reason: String) in dimensions.map { Metric.failing(metricName($0), rationale: reason) } }
+        let brokenAll = { (reason: String) in dimensions.map { Metric.evaluatorError(metricName($0), rationale: "judge error: " + reason) } }
         guard let judge else {
-            return failAll("no judge engine is available\(config.engine.map { " (engine '\($0)')" } ?? ""); configure one for the run")
+            return brokenAll("no judge engine is available\(config.engine.map { " (engine '\($0)')" } ?? ""); configure one for the run")
         }
         guard let response = subject.outputText else {
             return failAll("there is no response to judge" + (subject.error.map { " (the attempt ended in \($0))" } ?? ""))
@@ -39,11 +41,11 @@ public struct JudgeEvaluator: Evaluator {
         do {
             schema = try builder.schema()
         } catch {
-            return failAll("the judge's answer schema is invalid: \(error); check dimension names and scale values")
+            return brokenAll("the judge's answer schema is invalid: \(error); check dimension names and scale values")
         }
         switch judge.ask(instructions: builder.instructions, prompt: builder.prompt(for: subject, response: response), schema: schema) {
         case .failure(let failure):
-            return failAll(failure.message)
+            return brokenAll(failure.message)
         case .success(let answer):
             return dimensions.map { metric(for: $0, in: answer, scale: builder.scale(of: $0)) }
         }
