@@ -135,6 +135,7 @@ private let specRejected: [(text: String, line: Int, column: Int, message: Strin
     #expect(try parse("text: \"one\n two\"\n")["text"]?.scalar?.text == "one two")
     #expect(try parse("- [\n \t\n x ]\n").description == "[[x]]")
     #expect(try parse("-\tx\n").description == "[x]")
+    #expect(try parse(": v\nk: [':']\n").description == "{: v, k: [:]}")
 }
 
 @Test func aTabAfterTheDetectedIndentationOfABlockScalarIsText() throws {

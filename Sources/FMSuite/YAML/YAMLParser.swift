@@ -410,7 +410,7 @@ public struct YAMLParser {
             return try parseQuotedScalar()
         }
         let start = pos
-        try checkPlainStart(flow: false)
+        if current != UInt8(ascii: ":") { try checkPlainStart(flow: false) }
         while !(current == UInt8(ascii: ":") && YAMLParser.isSpaceOrEnd(byte(at: pos + 1))) { pos += 1 }
         var end = pos
         while end > start && YAMLParser.isBlank(bytes[end - 1]) { end -= 1 }
