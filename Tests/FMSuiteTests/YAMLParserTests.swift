@@ -28,7 +28,7 @@ private func parseError(_ text: String) -> Diagnostic? {
 }
 
 @Test func flowCollectionsNestAndSpanLines() throws {
-    let node = try parse("o: {a: [1, 2, {b: c}], 'q': \"r\", e: }\nl: [\n  one,\n  two, # comment\n]\n")
+    let node = try parse("o: {a: [1, 2, {b: c}], 'q': \"r\", e: }\nl: [\n  one,\n  two, # comment\n ]\n")
     #expect(node.description == "{o: {a: [1, 2, {b: c}], q: r, e: null}, l: [one, two]}")
 }
 
@@ -142,7 +142,7 @@ private func parseError(_ text: String) -> Diagnostic? {
     ("a:\n  b: 1\n c: 2\n", 3, 2, "unexpected indentation (1 spaces)"),
     ("- a\nb: 1\n", 2, 1, "unexpected content"),
     ("a:\n  b: 1\n  - c\n", 3, 3, "sequence entry '- ' where a mapping key was expected"),
-    ("a: [1, 2\nb: 1\n", 2, 1, "expected ',' or ']'"),
+    ("a: [1, 2\nb: 1\n", 2, 1, "continues the flow sequence '[' opened at 1:4"),
     ("a: [1, 2", 1, 4, "unterminated flow sequence"),
     ("a: {x: 1", 1, 4, "unterminated flow mapping"),
     ("a: [1,, 2]\n", 1, 7, "empty entry"),

@@ -1,16 +1,37 @@
 extension YAMLParser {
     /// Skips blanks, line breaks and comments inside a flow collection.
-    mutating func skipFlowSpace() throws {
+    mutating func skipFlowSpace(in name: String, opened: SourceLocation) throws {
+        var crossedLine = false
         while pos < bytes.count {
             let b = bytes[pos]
             if YAMLParser.isBlank(b) || b == UInt8(ascii: "\n") {
                 pos += 1
+                if b == UInt8(ascii: "\n") {
+                    crossedLine = true
+                    var spaces = 0
+                    while byte(at: pos + spaces) == UInt8(ascii: " ") { spaces += 1 }
+                    if spaces < flowIndent && byte(at: pos + spaces) == UInt8(ascii: "\t") {
+                        throw error("tab character in indentation inside the \(name) opened at \(opened.line):\(opened.column); indent with at least \(flowIndent) spaces before any tab", at: pos + spaces)
+                    }
+                }
             } else if b == UInt8(ascii: "#") && (pos == 0 || YAMLParser.isSpaceOrEnd(bytes[pos - 1])) {
                 while !YAMLParser.isBreakOrEnd(current) { pos += 1 }
             } else {
                 if atLineContent { try checkDocumentMarkers() }
+                if crossedLine { try checkFlowContinuation("the \(name) opened at \(opened.line):\(opened.column)") }
                 return
             }
+        }
+    }
+
+    /// After a line break inside a flow collection or a quoted scalar (pos at the next content): the
+    /// line must be indented at least `flowIndent` spaces, more than the block collection holding it.
+    func checkFlowContinuation(_ what: String) throws {
+        let lineStart = lineStarts[lineIndex(of: pos)]
+        var spaces = 0
+        while byte(at: lineStart + spaces) == UInt8(ascii: " ") { spaces += 1 }
+        if spaces < flowIndent {
+            throw error("this line continues \(what) but is indented \(spaces) space\(spaces == 1 ? "" : "s"); indent it at least \(flowIndent), more than the block it belongs to", at: pos)
         }
     }
 
@@ -28,7 +49,7 @@ extension YAMLParser {
         var entries: [YAMLNode.Entry] = []
         var seen: [String: SourceLocation] = [:]
         while true {
-            try skipFlowSpace()
+            try skipFlowSpace(in: name, opened: opened)
             guard !atEnd else {
                 throw error("unterminated \(name) opened at \(opened.line):\(opened.column); add the closing '\(Character(Unicode.Scalar(close)))'", at: start)
             }
@@ -38,7 +59,7 @@ extension YAMLParser {
             }
             let itemStart = pos
             let item = try parseFlowNode()
-            try skipFlowSpace()
+            try skipFlowSpace(in: name, opened: opened)
             if isSequence {
                 if current == UInt8(ascii: ":") {
                     throw error("'key: value' pairs inside [ ] are not supported; write {key: value}", at: pos)
@@ -55,13 +76,13 @@ extension YAMLParser {
                 var value = YAMLNode(.scalar(YAMLScalar(text: "", style: .plain)), at: location(pos))
                 if current == UInt8(ascii: ":") {
                     pos += 1
-                    try skipFlowSpace()
+                    try skipFlowSpace(in: name, opened: opened)
                     if current != UInt8(ascii: ",") && current != close {
                         guard !atEnd else {
                             throw error("unterminated \(name) opened at \(opened.line):\(opened.column); add the closing '\(Character(Unicode.Scalar(close)))'", at: start)
                         }
                         value = try parseFlowNode()
-                        try skipFlowSpace()
+                        try skipFlowSpace(in: name, opened: opened)
                     }
                 }
                 entries.append(YAMLNode.Entry(key: item, value: value))

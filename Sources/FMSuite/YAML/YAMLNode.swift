@@ -147,6 +147,28 @@ public enum ScalarValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Why plain `text` has no exact core-schema value (an integer outside the 64-bit range, or a float
+    /// beyond the largest double), as an error message; nil when it resolves exactly or is not a number.
+    public static func rangeProblem(plain text: String) -> String? {
+        let bytes = Array(text.utf8)
+        if bytes.count > 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "o") || bytes[1] == UInt8(ascii: "x") {
+            let radix = bytes[1] == UInt8(ascii: "o") ? 8 : 16
+            let digits = String(decoding: bytes[2...], as: UTF8.self)
+            guard digits.utf8.allSatisfy({ isDigit($0, radix: radix) }), Int(digits, radix: radix) == nil else { return nil }
+            return "integer \(text) is out of range (the largest is 0x7FFFFFFFFFFFFFFF); quote it to make it a string"
+        }
+        var body = bytes[...]
+        if let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { body = body.dropFirst() }
+        if !body.isEmpty, body.allSatisfy({ isDigit($0, radix: 10) }) {
+            guard Int(text) == nil else { return nil }
+            return "integer \(text) is out of the 64-bit range (-9223372036854775808 to 9223372036854775807); quote it to make it a string"
+        }
+        if isCoreFloat(text), let value = Double(text), value.isInfinite {
+            return "number \(text) is beyond the largest 64-bit float; write .inf, or quote it to make it a string"
+        }
+        return nil
+    }
+
     private static func integer(_ text: String) -> ScalarValue? {
         let bytes = Array(text.utf8)
         if bytes.count > 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "o") || bytes[1] == UInt8(ascii: "x") {

@@ -18,8 +18,15 @@ public struct YAMLParser {
     /// The deepest nesting accepted.
     static let maximumDepth = 200
     let file: String
+    /// The fewest spaces that a continuation line of the flow collection or quoted scalar being read
+    /// needs: one more than the indentation of the block collection that holds it (0 at the top level).
+    var flowIndent = 0
     /// Index of the first byte of each line.
     var lineStarts: [Int] = [0]
+    /// For text with non-ASCII bytes: the number of Unicode scalars that start before each byte index
+    /// (so a column is one subtraction, and locating every node of a long line stays linear); nil for
+    /// ASCII text, where columns are byte offsets.
+    var scalarsBefore: [UInt32]? = nil
 
     init(text: String, file: String) {
         var bytes = Array(text.utf8)
@@ -37,6 +44,17 @@ public struct YAMLParser {
         self.bytes = bytes
         self.file = file
         for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(index + 1) }
+        if bytes.contains(where: { $0 >= 0x80 }) {
+            var counts: [UInt32] = []
+            counts.reserveCapacity(bytes.count + 1)
+            var count: UInt32 = 0
+            for byte in bytes {
+                counts.append(count)
+                if byte & 0xC0 != 0x80 { count += 1 }
+            }
+            counts.append(count)
+            scalarsBefore = counts
+        }
     }
 
     // MARK: - Positions
@@ -54,13 +72,9 @@ public struct YAMLParser {
     /// 0-based column of byte `index`, counted in Unicode scalars.
     func column(of index: Int) -> Int {
         let start = lineStarts[lineIndex(of: index)]
-        var count = 0
-        var i = start
-        while i < index && i < bytes.count {
-            if bytes[i] & 0xC0 != 0x80 { count += 1 }
-            i += 1
-        }
-        return count
+        let end = min(max(index, start), bytes.count)
+        guard let scalarsBefore else { return end - start }
+        return Int(scalarsBefore[end] - scalarsBefore[start])
     }
 
     /// The located position of byte `index`.
@@ -150,6 +164,7 @@ public struct YAMLParser {
     // MARK: - Document
 
     mutating func parseDocument() throws -> YAMLNode {
+        try rejectControlCharacters()
         try skipToContent()
         if atEnd { return YAMLNode(.scalar(YAMLScalar(text: "", style: .plain)), at: location(0)) }
         if column(of: pos) == 0 && current == UInt8(ascii: "%") {
@@ -176,6 +191,23 @@ public struct YAMLParser {
             throw error("unexpected content at indentation \(column(of: pos)); it does not continue the document above — check the indentation", at: pos)
         }
         return root
+    }
+
+    /// Rejects characters YAML does not allow in a stream: C0 controls other than tab and line breaks,
+    /// DEL, and C1 controls other than NEL (U+0085). Escapes in double-quoted scalars can still write them.
+    func rejectControlCharacters() throws {
+        for (index, byte) in bytes.enumerated() {
+            let code: UInt32
+            if (byte < 0x20 && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\n")) || byte == 0x7F {
+                code = UInt32(byte)
+            } else if byte == 0xC2, (0x80...0x9F).contains(self.byte(at: index + 1)), self.byte(at: index + 1) != 0x85 {
+                code = UInt32(self.byte(at: index + 1))
+            } else {
+                continue
+            }
+            let hex = (code < 0x10 ? "0" : "") + String(code, radix: 16, uppercase: true)
+            throw error("control character U+00\(hex) is not allowed in YAML; write it as the escape '\\x\(hex)' inside a double-quoted string, or remove it", at: index)
+        }
     }
 
     func isDocumentMarker(at index: Int, _ marker: String) -> Bool {
@@ -227,6 +259,7 @@ public struct YAMLParser {
         case UInt8(ascii: "|"), UInt8(ascii: ">"):
             return try parseBlockScalar(parentIndent: parentIndent)
         case UInt8(ascii: "["), UInt8(ascii: "{"):
+            flowIndent = parentIndent + 1
             let node = try parseFlowCollection()
             try finishLine(after: "a flow collection")
             return node
@@ -241,6 +274,7 @@ public struct YAMLParser {
         }
         switch current {
         case UInt8(ascii: "'"), UInt8(ascii: "\""):
+            flowIndent = parentIndent + 1
             let node = try parseQuotedScalar()
             try finishLine(after: "a quoted scalar")
             return node
@@ -298,6 +332,9 @@ public struct YAMLParser {
             let dash = pos
             pos += 1
             skipBlanks()
+            if let tab = bytes[dash + 1..<pos].firstIndex(of: UInt8(ascii: "\t")), try isSequenceIndicator(at: pos) || isImplicitKey() {
+                throw error("tab character before a nested block collection; separate it from '-' with spaces", at: tab)
+            }
             if YAMLParser.isBreakOrEnd(current) || (current == UInt8(ascii: "#")) {
                 try skipToContent()
                 if atEnd || column(of: pos) <= indent {
@@ -326,7 +363,7 @@ public struct YAMLParser {
         while true {
             try rejectUnsupported()
             let keyStart = pos
-            guard try isImplicitKey() else {
+            guard !isSequenceIndicator(at: pos), try isImplicitKey() else {
                 if isSequenceIndicator(at: pos) {
                     throw error("a sequence entry '- ' where a mapping key was expected; indent it under a key, or align it with its siblings", at: pos)
                 }
@@ -373,6 +410,7 @@ public struct YAMLParser {
             return try parseQuotedScalar()
         }
         let start = pos
+        if current != UInt8(ascii: ":") { try checkPlainStart(flow: false) }
         while !(current == UInt8(ascii: ":") && YAMLParser.isSpaceOrEnd(byte(at: pos + 1))) { pos += 1 }
         var end = pos
         while end > start && YAMLParser.isBlank(bytes[end - 1]) { end -= 1 }
@@ -380,6 +418,6 @@ public struct YAMLParser {
         if let first = text.utf8.first, [UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ",")].contains(first) {
             throw error("a mapping key cannot start with '\(Character(Unicode.Scalar(first)))'; quote the key", at: start)
         }
-        return YAMLNode(.scalar(YAMLScalar(text: text, style: .plain)), at: location(start))
+        return try plainNode(text, at: start)
     }
 }

@@ -16,10 +16,9 @@ extension YAMLParser {
         if flow && isSequenceIndicator(at: pos) {
             throw error("block sequence entries ('- ') cannot appear inside [ ] or { }; separate items with commas", at: pos)
         }
+        try checkPlainStart(flow: flow)
         var text = scanPlainLine(flow: flow)
-        guard !flow else {
-            return YAMLNode(.scalar(YAMLScalar(text: text, style: .plain)), at: location(start))
-        }
+        guard !flow else { return try plainNode(text, at: start) }
         // Block context: fold continuation lines indented more than the parent.
         while true {
             let save = pos
@@ -51,7 +50,30 @@ extension YAMLParser {
             text += breaks == 1 ? " " : String(repeating: "\n", count: breaks - 1)
             text += scanPlainLine(flow: false)
         }
+        return try plainNode(text, at: start)
+    }
+
+    /// A plain scalar node for `text` that starts at byte `start`; a number without an exact value is an error.
+    func plainNode(_ text: String, at start: Int) throws -> YAMLNode {
+        if let problem = ScalarValue.rangeProblem(plain: text) { throw error(problem, at: start) }
         return YAMLNode(.scalar(YAMLScalar(text: text, style: .plain)), at: location(start))
+    }
+
+    /// Rejects a plain scalar (or key) at `pos` that starts with an indicator: `#`, `%`, or a `-`, `?`
+    /// or `:` followed by a blank (or, inside [ ] / { }, by a flow indicator).
+    func checkPlainStart(flow: Bool) throws {
+        let first = current
+        if first == UInt8(ascii: "#") {
+            throw error("'#' starts a comment only after a space; add the space, or quote the value if it is text", at: pos)
+        }
+        if first == UInt8(ascii: "%") {
+            throw error("'%' cannot start a plain scalar; quote the value", at: pos)
+        }
+        let next = byte(at: pos + 1)
+        if [UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":")].contains(first),
+           YAMLParser.isSpaceOrEnd(next) || (flow && isFlowIndicator(next)) {
+            throw error("'\(Character(Unicode.Scalar(first)))' alone is an indicator, not a value; quote it", at: pos)
+        }
     }
 
     /// The rest of a plain scalar on the current line, without trailing blanks.
@@ -113,6 +135,7 @@ extension YAMLParser {
                 if isDocumentMarker(at: pos, "---") || isDocumentMarker(at: pos, "...") {
                     throw error("unterminated quoted string: a document marker appears before the closing quote", at: start)
                 }
+                if pos < bytes.count { try checkFlowContinuation("a quoted string") }
                 if breaks == 1 { out.append(UInt8(ascii: " ")) } else { out += Array(repeating: UInt8(ascii: "\n"), count: breaks - 1) }
                 continue
             }
@@ -146,6 +169,7 @@ extension YAMLParser {
         }
         if c == UInt8(ascii: "\n") {
             skipBlanks()
+            try checkFlowContinuation("a quoted string")
             return
         }
         let width: Int
@@ -218,39 +242,72 @@ extension YAMLParser {
         let base = max(parentIndent, 0)
         var contentIndent = explicitIndent.map { parentIndent < 0 ? $0 : base + $0 }
         var lines: [[UInt8]] = []
+        // Whitespace-only lines before the indentation is known (auto-detection): resolved once it is.
+        var leading: [(start: Int, line: ArraySlice<UInt8>)] = []
         while pos < bytes.count {
             let lineStart = pos
             var lineEnd = pos
             while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
             let line = bytes[lineStart..<lineEnd]
             let spaces = line.prefix { $0 == UInt8(ascii: " ") }.count
-            let blank = line.allSatisfy { YAMLParser.isBlank($0) }
-            if blank {
-                let indent = contentIndent ?? Int.max
-                lines.append(spaces > indent ? Array(line.dropFirst(indent)) : [])
-                pos = min(lineEnd + 1, bytes.count)
-                if lineEnd >= bytes.count { pos = bytes.count }
-                continue
-            }
-            if contentIndent == nil {
+            let following = lineEnd < bytes.count ? lineEnd + 1 : lineEnd
+            guard let indent = contentIndent else {
+                if line.allSatisfy(YAMLParser.isBlank) { leading.append((lineStart, line)); pos = following; continue }
                 if spaces <= parentIndent { break }
                 contentIndent = spaces
+                lines = try resolveLeadingLines(leading, indent: spaces)
+                lines.append(Array(line.dropFirst(spaces)))
+                pos = following
+                continue
             }
-            guard let indent = contentIndent, spaces >= indent else { break }
+            if spaces == line.count {
+                lines.append(spaces > indent ? Array(line.dropFirst(indent)) : [])
+                pos = following
+                continue
+            }
+            if spaces < indent && line[lineStart + spaces] == UInt8(ascii: "\t") { throw blockScalarTab(at: lineStart + spaces, indent: indent) }
+            guard spaces >= indent else { break }
             lines.append(Array(line.dropFirst(indent)))
-            pos = lineEnd < bytes.count ? lineEnd + 1 : lineEnd
+            pos = following
         }
+        if contentIndent == nil { lines = try resolveLeadingLines(leading, indent: nil) }
         // A break at a less-indented line left pos at that line's start.
-        let text = YAMLParser.assembleBlockScalar(lines: lines, literal: literal, chomp: chomp)
+        let missingFinalBreak = pos == bytes.count && bytes.last != UInt8(ascii: "\n")
+        let text = YAMLParser.assembleBlockScalar(lines: lines, literal: literal, chomp: chomp, missingFinalBreak: missingFinalBreak)
         let node = YAMLNode(.scalar(YAMLScalar(text: text, style: literal ? .literal : .folded)), at: location(start))
         try skipToContent()
         return node
     }
 
-    /// Joins block scalar content lines (indentation removed) by the literal or folded rules and chomping.
-    static func assembleBlockScalar(lines: [[UInt8]], literal: Bool, chomp: UInt8?) -> String {
+    /// The content of the whitespace-only lines that open a block scalar whose indentation was detected
+    /// as `indent` (nil: the scalar has no text line). A line with more spaces than the indentation, or
+    /// with a tab inside the indentation, is an error.
+    func resolveLeadingLines(_ leading: [(start: Int, line: ArraySlice<UInt8>)], indent: Int?) throws -> [[UInt8]] {
+        try leading.map { start, line in
+            let spaces = line.prefix { $0 == UInt8(ascii: " ") }.count
+            if spaces < line.count {
+                guard let indent, spaces >= indent else { throw blockScalarTab(at: start + spaces, indent: indent) }
+                return Array(line.dropFirst(indent))
+            }
+            if let indent, spaces > indent {
+                throw error("this empty line of the block scalar has \(spaces) spaces, more than its first text line (\(indent)); remove the extra spaces", at: start)
+            }
+            return []
+        }
+    }
+
+    /// The error for a tab inside the indentation of a block scalar line.
+    func blockScalarTab(at index: Int, indent: Int?) -> Diagnostic {
+        let needed = indent.map { "at least \($0) spaces (the scalar's indentation)" } ?? "spaces"
+        return error("tab character in the indentation of a block scalar line; indent it with \(needed) — a tab is text only after the indentation", at: index)
+    }
+
+    /// Joins block scalar content lines (indentation removed) by the literal or folded rules and chomping;
+    /// `missingFinalBreak` says the last line ended the file without a line break (so there is none to keep).
+    static func assembleBlockScalar(lines: [[UInt8]], literal: Bool, chomp: UInt8?, missingFinalBreak: Bool) -> String {
+        let breaks = missingFinalBreak ? 1 : 0
         guard let lastContent = lines.lastIndex(where: { !$0.isEmpty }) else {
-            return chomp == UInt8(ascii: "+") ? String(repeating: "\n", count: lines.count) : ""
+            return chomp == UInt8(ascii: "+") ? String(repeating: "\n", count: max(lines.count - breaks, 0)) : ""
         }
         var out: [UInt8] = []
         var pendingBreaks = 0
@@ -274,8 +331,8 @@ extension YAMLParser {
         let trailing = lines.count - 1 - lastContent
         switch chomp {
         case UInt8(ascii: "-"): break
-        case UInt8(ascii: "+"): out += Array(repeating: UInt8(ascii: "\n"), count: trailing + 1)
-        default: out.append(UInt8(ascii: "\n"))
+        case UInt8(ascii: "+"): out += Array(repeating: UInt8(ascii: "\n"), count: trailing + 1 - breaks)
+        default: if trailing > 0 || !missingFinalBreak { out.append(UInt8(ascii: "\n")) }
         }
         return String(decoding: out, as: UTF8.self)
     }
