@@ -1,4 +1,5 @@
 import Foundation
+import FMCore
 
 /// Runs a helper program (python3) for the model store, streaming its output lines to a callback.
 struct ModelStoreProcess {
@@ -20,45 +21,30 @@ struct ModelStoreProcess {
     /// The environment the program runs with.
     let environment: [String: String]
 
-    /// Runs the program with `arguments`, calling `onLine` for each output line as it arrives.
+    /// Runs the program with `arguments` (stdin empty, its own process group, stdout and stderr merged),
+    /// calling `onLine` for each output line as it arrives.
     func run(_ arguments: [String], onLine: (String) -> Void = { _ in }) -> Result {
-        let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return Result(status: 127, lines: ["cannot start \(executable): \(error.localizedDescription)"])
-        }
         var lines: [String] = []
         var buffer: [UInt8] = []
-        let reader = pipe.fileHandleForReading
-        func flush(upTo end: Int) {
+        func flush(upTo end: Int, _ emit: (String) -> Void) {
             let line = String(decoding: buffer[0 ..< end], as: UTF8.self)
             buffer.removeFirst(min(end + 1, buffer.count))
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
             lines.append(line)
-            onLine(line)
+            emit(line)
         }
-        while true {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            buffer.append(contentsOf: chunk)
-            while let end = buffer.firstIndex(where: { $0 == 10 || $0 == 13 }) { flush(upTo: end) }
+        let outcome: ChildOutcome
+        do {
+            outcome = try withoutActuallyEscaping(onLine) { emit in
+                try ChildProcess.run(ChildRequest(argv: [executable] + arguments, environment: environment, mergeStderr: true)) { chunk in
+                    buffer.append(contentsOf: chunk)
+                    while let end = buffer.firstIndex(where: { $0 == 10 || $0 == 13 }) { flush(upTo: end, emit) }
+                }
+            }
+        } catch {
+            return Result(status: 127, lines: ["\(error)"])
         }
-        if !buffer.isEmpty { flush(upTo: buffer.count) }
-        process.waitUntilExit()
-        let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
-        return Result(status: status, lines: lines)
+        if !buffer.isEmpty { flush(upTo: buffer.count, onLine) }
+        return Result(status: outcome.status, lines: lines)
     }
 }

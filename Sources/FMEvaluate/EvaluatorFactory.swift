@@ -6,11 +6,15 @@ public struct EvaluationEnvironment {
     public var judgeEngine: (String?) -> (any LanguageModelEngine)?
     /// The directory `command` evaluators run in (the suite's directory).
     public var workingDirectory: String?
+    /// The environment and secrets `command` evaluators run with.
+    public var commands: CommandPolicy
 
     /// Creates an environment.
-    public init(judgeEngine: @escaping (String?) -> (any LanguageModelEngine)? = { _ in nil }, workingDirectory: String? = nil) {
+    public init(judgeEngine: @escaping (String?) -> (any LanguageModelEngine)? = { _ in nil }, workingDirectory: String? = nil,
+                commands: CommandPolicy = CommandPolicy()) {
         self.judgeEngine = judgeEngine
         self.workingDirectory = workingDirectory
+        self.commands = commands
     }
 }
 
@@ -33,7 +37,7 @@ extension Expectation {
         case .latency(let check): return LatencyEvaluator(check)
         case .snapshots(let check): return SnapshotsEvaluator(check)
         case .judge(let config): return JudgeEvaluator(config, judge: environment.judgeEngine(config.engine).map { ModelJudge(engine: $0) })
-        case .command(let config): return CommandEvaluator(config, workingDirectory: environment.workingDirectory)
+        case .command(let config): return CommandEvaluator(config, workingDirectory: environment.workingDirectory, commands: environment.commands)
         }
     }
 }

@@ -2,7 +2,8 @@
 ///
 /// `& < > " '` become entities, so `<script>` in a response renders literally and cannot close an
 /// attribute. C0 control characters other than tab and line breaks (which HTML parsers report as
-/// parse errors) become their visible control pictures, the same as in the JUnit XML.
+/// parse errors) become their visible control pictures, and bidi controls (U+202E …) become `[U+202E]`,
+/// the same as in the JUnit XML and the terminal.
 public enum HTMLEscaping {
     /// The text escaped for element content or a quoted attribute value.
     public static func escape(_ string: String) -> String {
@@ -25,14 +26,14 @@ public enum HTMLEscaping {
             case "\"": output += "&quot;"
             case "'": output += "&#39;"
             default:
-                output.unicodeScalars.append(XMLEscaping.isAllowed(scalar) ? scalar : XMLEscaping.replacement(for: scalar))
+                XMLEscaping.appendVisible(scalar, to: &output)
             }
         }
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0xEF: return true
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0xEF, 0xE2, 0xD8: return true
         default: return byte < 0x20 && byte != 0x9 && byte != 0xA && byte != 0xD
         }
     }

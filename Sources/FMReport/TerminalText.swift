@@ -123,13 +123,14 @@ public enum TerminalText {
         return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
     }
 
-    /// The text on one line: line breaks and other control characters shown as spaces or control pictures.
+    /// The text on one line: line breaks shown as spaces, other control characters as control pictures and
+    /// bidi controls as `[U+202E]`.
     static func oneLine(_ text: String, limit: Int = 200) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\n", "\r", "\t": output += " "
-            default: output.unicodeScalars.append(XMLEscaping.isAllowed(scalar) ? scalar : XMLEscaping.replacement(for: scalar))
+            default: XMLEscaping.appendVisible(scalar, to: &output)
             }
         }
         return CaseSummaryText.excerpt(output, limit: limit)

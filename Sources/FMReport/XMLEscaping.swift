@@ -85,17 +85,45 @@ public enum XMLEscaping {
         return "\u{FFFD}"
     }
 
-    private static func appendScalar(_ scalar: Unicode.Scalar, to output: inout String) {
-        output.unicodeScalars.append(isAllowed(scalar) ? scalar : replacement(for: scalar))
+    /// Whether `scalar` is a bidirectional formatting control (embeddings, overrides, isolates and marks),
+    /// which would silently reorder the text around it.
+    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
+        default: return false
+        }
     }
 
-    /// Bytes that force the slow path for element content: markup characters, C0 controls, and
-    /// the lead byte 0xEF of U+FFFE/U+FFFF (the slow path then checks the scalar itself).
-    private static func needsTextEscape(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte < 0x20 || byte == 0xEF
+    /// Appends `scalar` as shown to a reader: itself, its control picture or U+FFFD when XML cannot
+    /// carry it, and `[U+202E]` for a bidi control.
+    public static func appendVisible(_ scalar: Unicode.Scalar, to output: inout String) {
+        if isBidiControl(scalar) {
+            output += "[U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4) + "]"
+        } else {
+            output.unicodeScalars.append(isAllowed(scalar) ? scalar : replacement(for: scalar))
+        }
+    }
+
+    private static func appendScalar(_ scalar: Unicode.Scalar, to output: inout String) {
+        appendVisible(scalar, to: &output)
+    }
+
+    /// Bytes that force the slow path for element content: markup characters, C0 controls, the lead
+    /// byte 0xEF of U+FFFE/U+FFFF, and the lead bytes 0xE2 and 0xD8 of the bidi controls (the slow path
+    /// then checks the scalar itself).
+    static func needsTextEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte < 0x20
+            || byte == 0xEF || byte == 0xE2 || byte == 0xD8
     }
 
     private static func needsAttributeEscape(_ byte: UInt8) -> Bool {
         needsTextEscape(byte) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+    }
+}
+
+extension String {
+    /// The text with leading zeros up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -42,12 +42,14 @@ struct AttemptExecutor {
 
     /// The session configuration `item` asks for.
     static func configuration(for item: ExpandedCase) -> SessionConfiguration {
-        SessionConfiguration(
+        var configuration = SessionConfiguration(
             instructions: item.instructions, tools: item.tools.map(SessionTool.init(suiteTool:)), options: item.options,
             schema: item.generating, constrained: item.settings.constrained,
             includeSchemaInPrompt: item.settings.includeSchemaInPrompt, contextSize: item.settings.contextSize,
             maxToolCalls: item.settings.maxToolCalls,
             baseDirectory: (item.location.file as NSString).deletingLastPathComponent)
+        configuration.commands = item.commands
+        return configuration
     }
 
     /// Runs the session for engine attempt number `engineAttempt`; never throws (errors are recorded).

@@ -60,7 +60,7 @@ final class EngineSet {
             defer { lock.unlock() }
             if providers[configuration] == nil { providers[configuration] = try? EngineRegistry.provider(for: configuration) }
             return try? providers[configuration]?.engine(for: AttemptContext(caseID: item.id + "#judge", script: nil, attempt: 0))
-        }, workingDirectory: directory)
+        }, workingDirectory: directory, commands: item.commands)
     }
 
     /// Writes the `--record` cassette, when recording.

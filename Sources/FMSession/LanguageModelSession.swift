@@ -24,7 +24,7 @@ public final class LanguageModelSession {
     public init(engine: LanguageModelEngine, configuration: SessionConfiguration) {
         self.engine = engine
         self.configuration = configuration
-        self.tools = ToolRunner(tools: configuration.tools, baseDirectory: configuration.baseDirectory)
+        self.tools = ToolRunner(tools: configuration.tools, baseDirectory: configuration.baseDirectory, commands: configuration.commands)
         self.entries = []
         if configuration.instructions != nil || !configuration.tools.isEmpty {
             let segments = configuration.instructions.map { [Transcript.Segment.text(.init(id: makeID("seg"), content: $0))] } ?? []

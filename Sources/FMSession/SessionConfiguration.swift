@@ -25,6 +25,8 @@ public struct SessionConfiguration: Sendable {
     public var maxToolCalls: Int
     /// The folder relative tool fixture files and commands are resolved against.
     public var baseDirectory: String?
+    /// The environment, secrets and output limit of command tools.
+    public var commands = CommandPolicy()
 
     /// Creates a configuration with the Foundation Models defaults.
     public init(instructions: String? = nil, tools: [SessionTool] = [], options: GenerationOptions = GenerationOptions(),

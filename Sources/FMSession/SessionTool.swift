@@ -59,6 +59,11 @@ public struct ToolCommand: Sendable, Hashable {
     /// Seconds before the command is killed and the call fails.
     public var timeoutSeconds: Double
 
+    /// The line appended to a tool output cut at the limit: what the model and the results see.
+    public static func truncationNote(kept: Int, of total: Int) -> String {
+        "[fmeval: tool output truncated: \(kept) of \(total) bytes kept; raise toolOutputLimit in the suite to keep more]"
+    }
+
     /// Creates a command tool.
     public init(argv: [String], timeoutSeconds: Double = ToolCommand.defaultTimeout) {
         self.argv = argv
@@ -70,12 +75,18 @@ public struct ToolCommand: Sendable, Hashable {
 struct ToolRunner {
     let tools: [String: SessionTool]
     let baseDirectory: String?
+    let commands: CommandPolicy
+    let environment: [String: String]
+    let redactor: SecretRedactor
 
-    init(tools: [SessionTool], baseDirectory: String?) {
+    init(tools: [SessionTool], baseDirectory: String?, commands: CommandPolicy = CommandPolicy()) {
         var byName: [String: SessionTool] = [:]
         for tool in tools { byName[tool.definition.name] = tool }
         self.tools = byName
         self.baseDirectory = baseDirectory
+        self.commands = commands
+        environment = commands.environment()
+        redactor = commands.redactor()
     }
 
     /// The output text for `call`, or a `SessionError.toolCallFailed` saying why there is none.
@@ -124,9 +135,11 @@ struct ToolRunner {
         let result: CommandResult
         do {
             let executable = program.contains("/") ? resolve(program).path : program
+            var variables = environment
+            variables["FMEVAL_TOOL_NAME"] = call.name
             result = try CommandRunner.run([executable] + command.argv.dropFirst(), stdin: input,
                                            timeoutSeconds: command.timeoutSeconds, directory: baseDirectory,
-                                           environment: ["FMEVAL_TOOL_NAME": call.name])
+                                           environment: variables, outputLimit: commands.toolOutputLimit, redactor: redactor)
         } catch let error as CommandRunner.Failure {
             throw SessionError.toolCallFailed(tool: call.name, message: error.description)
         }
@@ -141,6 +154,8 @@ struct ToolRunner {
         guard let text = String(data: result.stdout, encoding: .utf8), !text.unicodeScalars.contains(where: { $0.value == 0 }) else {
             throw SessionError.toolCallFailed(tool: call.name, message: "command \(program) printed output that is not UTF-8 text")
         }
-        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+        let output = text.hasSuffix("\n") ? String(text.dropLast()) : text
+        guard result.stdoutTruncated else { return output }
+        return output + "\n" + ToolCommand.truncationNote(kept: result.stdout.count, of: result.stdoutBytes)
     }
 }

@@ -2,6 +2,28 @@ import Foundation
 import FMCore
 
 setvbuf(stdout, nil, _IOLBF, 0)
+
+/// SIGINT and SIGTERM: no child starts any more, every running child's process group is ended, the
+/// journal keeps what finished (it is written per case), and fmeval exits 130 or 143. The signals are
+/// blocked in every thread (threads inherit this mask) and taken by one waiting thread, so no handler
+/// runs inside other code and no worker can be starved of it.
+func waitForStopSignals() {
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGINT)
+    sigaddset(&stopSignals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+    let waited = stopSignals
+    Thread.detachNewThread {
+        var signals = waited
+        var received: Int32 = 0
+        guard sigwait(&signals, &received) == 0 else { return }
+        ChildProcess.terminateAll()
+        exit(128 + received)
+    }
+}
+waitForStopSignals()
+
 let words = Array(CommandLine.arguments.dropFirst())
 
 if words.isEmpty || words == ["--help"] || words == ["-h"] {

@@ -43,10 +43,29 @@ import Testing
     @Test func missingProgramAndIgnoredInput() {
         let missing = CommandEvaluator(CommandConfig(argv: ["fmeval-no-such-program-xyz"])).evaluate(textSubject("x")).first
         #expect(missing?.value == .failing)
-        #expect(missing?.rationale?.contains("exited with status 127") == true)
+        #expect(missing?.rationale?.contains("cannot start 'fmeval-no-such-program-xyz': not found on PATH") == true)
         // A command that never reads stdin must not break the evaluator (no SIGPIPE).
         #expect(run(#"echo '{"value":"passing"}'"#)?.value == .passing)
         #expect(CommandConfig(argv: []).problems.count == 1)
+    }
+}
+
+@Suite struct CommandEvaluatorEnvironmentTests {
+    @Test func theEvaluatorGetsTheSuiteEnvironmentAndItsSecretsAreRedacted() {
+        let script = #"cat >/dev/null; printf '{"value":"failing","rationale":"[%s] [%s]"}' "$FMEVAL_EVAL_TOKEN" "$HIDDEN""#
+        let config = CommandConfig(argv: ["sh", "-c", script])
+        let closed = CommandEvaluator(config, commands: CommandPolicy(set: ["HIDDEN": "h"])).evaluate(textSubject("x")).first
+        #expect(closed?.rationale == "[] [h]")
+        let policy = CommandPolicy(set: ["FMEVAL_EVAL_TOKEN": "tok-evaluator-1", "HIDDEN": "plain-secret"], secrets: ["HIDDEN"])
+        let open = CommandEvaluator(config, commands: policy).evaluate(textSubject("x")).first
+        #expect(open?.rationale == "[[redacted FMEVAL_EVAL_TOKEN]] [[redacted HIDDEN]]")
+    }
+
+    @Test func anEvaluatorThatPrintsTooMuchIsAnEvaluatorError() {
+        let started = Date()
+        let metric = CommandEvaluator(CommandConfig(argv: ["sh", "-c", "cat >/dev/null; head -c 30000000 /dev/zero"])).evaluate(textSubject("x")).first
+        print("30 MB evaluator output refused in \(Date().timeIntervalSince(started)) s")
+        #expect(metric?.rationale == "evaluator error: 'sh' printed 30000000 bytes on stdout, more than the 1048576 read; it must print one JSON metric")
     }
 }
 

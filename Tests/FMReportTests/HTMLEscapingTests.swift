@@ -43,3 +43,19 @@ import Testing
     #expect(svg.contains("passed 3") && svg.contains("failed 1"))
     #expect(!svg.contains("error 0"))
 }
+
+@Test func bidiControlsShowAsEscapesInHTMLJUnitAndTerminalText() {
+    let controls: [Unicode.Scalar] = ["\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2067}",
+                                      "\u{2068}", "\u{2069}", "\u{200E}", "\u{200F}", "\u{061C}"]
+    for control in controls {
+        let text = "invoice\(control)fdp.exe"
+        let shown = "invoice[U+" + String(format: "%04X", control.value) + "]fdp.exe"
+        #expect(HTMLEscaping.escape(text) == shown)
+        #expect(XMLEscaping.text(text) == shown)
+        #expect(XMLEscaping.attribute(text) == shown)
+        #expect(TerminalText.oneLine(text) == shown)
+    }
+    // Neighbours sharing the lead bytes stay as they are.
+    #expect(HTMLEscaping.escape("“quoted” – dash ← ؛") == "“quoted” – dash ← ؛")
+    #expect(XMLEscaping.text("a\u{200D}b") == "a\u{200D}b", "a zero-width joiner is no bidi control")
+}

@@ -42,3 +42,49 @@ private func commandSession(_ script: String, timeout: Double = 5) throws -> Lan
         #expect(error.description.contains("not UTF-8"))
     }
 }
+
+/// A session whose only tool runs `/bin/sh -c script` under `commands`.
+private func policySession(_ script: String, commands: CommandPolicy) throws -> LanguageModelSession {
+    let tool = try cityTool(output: .command(ToolCommand(argv: ["/bin/sh", "-c", script])))
+    var configuration = SessionConfiguration(tools: [tool])
+    configuration.commands = commands
+    return scriptedSession([.toolCalls([call(city: "Paris")]), .text("done")], configuration: configuration)
+}
+
+@Test func aLongToolOutputIsCutAndTheCutIsToldToTheModel() throws {
+    let started = Date()
+    let session = try policySession("cat >/dev/null; head -c 5000000 /dev/zero | tr '\\0' a", commands: CommandPolicy(toolOutputLimit: 100))
+    _ = try session.respond(to: "q")
+    print("5 MB tool output cut in \(Date().timeIntervalSince(started)) s")
+    let output = try #require(StructuredTranscript(session.transcript).toolOutputs.first?.text)
+    #expect(output == String(repeating: "a", count: 100) + "\n" + ToolCommand.truncationNote(kept: 100, of: 5_000_000))
+    #expect(output.hasSuffix("[fmeval: tool output truncated: 100 of 5000000 bytes kept; raise toolOutputLimit in the suite to keep more]"))
+}
+
+@Test func toolsSeeOnlyTheAllowedEnvironmentAndPrintNoSecret() throws {
+    setenv("FMEVAL_TEST_API_KEY", "sk-session-canary-1", 1)
+    setenv("FMEVAL_TEST_VISIBLE", "visible", 1)
+    defer {
+        unsetenv("FMEVAL_TEST_API_KEY")
+        unsetenv("FMEVAL_TEST_VISIBLE")
+    }
+    let script = "cat >/dev/null; echo \"[$FMEVAL_TEST_API_KEY] [$FMEVAL_TEST_VISIBLE] [$MODE]\"; echo \"$FMEVAL_TEST_API_KEY\" >&2; exit 1"
+    let closed = try policySession(script, commands: CommandPolicy())
+    do {
+        _ = try closed.respond(to: "q")
+        Issue.record("expected a failure")
+    } catch let error as SessionError {
+        #expect(error.description.contains("exited with status 1"), "\(error)")
+    }
+    let open = try policySession(script.replacingOccurrences(of: "; exit 1", with: ""),
+                                 commands: CommandPolicy(pass: ["FMEVAL_TEST_*"], set: ["MODE": "test"]))
+    _ = try open.respond(to: "q")
+    #expect(StructuredTranscript(open.transcript).toolOutputs.map(\.text) == ["[[redacted FMEVAL_TEST_API_KEY]] [visible] [test]"])
+    let failing = try policySession(script, commands: CommandPolicy(pass: ["FMEVAL_TEST_API_KEY"]))
+    do {
+        _ = try failing.respond(to: "q")
+        Issue.record("expected a failure")
+    } catch let error as SessionError {
+        #expect(!error.description.contains("sk-session-canary-1") && error.description.contains("[redacted FMEVAL_TEST_API_KEY]"), "\(error)")
+    }
+}

@@ -16,13 +16,16 @@ public struct CommandEvaluator: Evaluator {
     public let config: CommandConfig
     /// The directory the command runs in (the suite's directory); nil keeps the current one.
     public let workingDirectory: String?
+    /// The environment and secrets the command runs with.
+    public let commands: CommandPolicy
     /// Metric name.
     public var name: String { config.name }
 
     /// Creates the evaluator.
-    public init(_ config: CommandConfig, workingDirectory: String? = nil) {
+    public init(_ config: CommandConfig, workingDirectory: String? = nil, commands: CommandPolicy = CommandPolicy()) {
         self.config = config
         self.workingDirectory = workingDirectory
+        self.commands = commands
     }
 
     /// One metric from the command, or an evaluator error explaining why the command could not give it.
@@ -33,7 +36,8 @@ public struct CommandEvaluator: Evaluator {
         } catch {
             return [.evaluatorError(name, rationale: "evaluator error: the subject could not be encoded as JSON: \(error)")]
         }
-        switch ProcessRunner.run(argv: config.argv, stdin: input, timeoutSeconds: config.timeoutSeconds, workingDirectory: workingDirectory) {
+        switch ProcessRunner.run(argv: config.argv, stdin: input, timeoutSeconds: config.timeoutSeconds, workingDirectory: workingDirectory,
+                                 commands: commands) {
         case .failure(let failure):
             return [.evaluatorError(name, rationale: "evaluator error: \(failure.message)")]
         case .success(let output):

@@ -3,7 +3,8 @@ import FMEvaluate
 
 extension SuiteReader {
     static let suiteKeys = ["suite", "description", "engine", "model", "options", "instructions", "tools", "generating",
-                            "dataset", "variants", "defaults", "cases", "knownIssue"]
+                            "dataset", "variants", "defaults", "cases", "knownIssue",
+                            "environment", "secrets", "toolOutputLimit"]
     static let caseKeys = ["id", "prompt", "turns", "instructions", "generating", "options", "tags", "repeat", "gate",
                            "expect", "vars", "variants", "script", "knownIssue"]
 
@@ -25,6 +26,7 @@ extension SuiteReader {
             generating: keys["generating"].flatMap { generating($0) },
             tools: [], variants: [], defaults: CaseDefaults(), cases: [],
             knownIssue: keys["knownIssue"].flatMap { knownIssue($0) })
+        suite.commands = commandPolicy(keys)
         if let toolsNode = keys["tools"] {
             if let items = toolsNode.sequence { suite.tools = items.compactMap(tool) } else { report(toolsNode, "tools must be a list of tools, not \(toolsNode.kindName)") }
         }

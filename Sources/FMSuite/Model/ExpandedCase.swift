@@ -44,13 +44,15 @@ public struct ExpandedCase: Encodable, Sendable {
     public var knownIssue: KnownIssue?
     /// Where the case was written.
     public var location: SourceLocation
+    /// The environment, secrets and tool output limit of command tools and evaluators.
+    public var commands = CommandPolicy()
 
     /// `suite/case` or `suite/case@variant`: unique across a run.
     public var id: String { "\(suite)/\(caseID)" + (variant.map { "@\($0)" } ?? "") }
 
     private enum CodingKeys: String, CodingKey {
         case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, generating, tools, options, settings
-        case repeatCount = "repeat", gate, expectations, engine, model, script, knownIssue, location
+        case repeatCount = "repeat", gate, expectations, engine, model, script, knownIssue, location, commands
     }
 
     /// Encodes every field; options in their GenerationOptions JSON form.
@@ -76,6 +78,7 @@ public struct ExpandedCase: Encodable, Sendable {
         try container.encodeIfPresent(script, forKey: .script)
         try container.encodeIfPresent(knownIssue, forKey: .knownIssue)
         try container.encode(location.description, forKey: .location)
+        if commands != CommandPolicy() { try container.encode(commands, forKey: .commands) }
     }
 }
 
@@ -110,7 +113,8 @@ extension Suite {
             repeatCount: item.repeatCount ?? defaults.repeatCount ?? 1, gate: item.gate ?? defaults.gate,
             expectations: defaults.expect + item.expect,
             engine: variant?.engine ?? engine, model: variant?.model ?? model,
-            script: item.script, knownIssue: knownIssue(of: item, under: variant), location: item.location)
+            script: item.script, knownIssue: knownIssue(of: item, under: variant), location: item.location,
+            commands: commands)
     }
 
     /// The known issue a case expects under `variant`: the case's (where its `variants` include this

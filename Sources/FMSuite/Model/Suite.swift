@@ -29,6 +29,8 @@ public struct Suite: Sendable {
     public var cases: [SuiteCase]
     /// A known issue every case of the suite expects, unless its variant or the case declares its own.
     public var knownIssue: KnownIssue?
+    /// The environment, secrets and tool output limit of the suite's command tools and evaluators.
+    public var commands = CommandPolicy()
 
     /// The engines suites may name.
     public static let knownEngines = ["embedded", "scripted", "replay", "openai", "apple"]

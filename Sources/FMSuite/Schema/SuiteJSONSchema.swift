@@ -28,7 +28,22 @@ public enum SuiteJSONSchema {
     "variants": { "type": "array", "description": "Named alternative runs of every case.", "items": { "$ref": "#/$defs/variant" } },
     "defaults": { "$ref": "#/$defs/defaults" },
     "cases": { "type": "array", "description": "The cases.", "items": { "$ref": "#/$defs/case" } },
-    "knownIssue": { "$ref": "#/$defs/knownIssue" }
+    "knownIssue": { "$ref": "#/$defs/knownIssue" },
+    "environment": {
+      "type": "object", "additionalProperties": false,
+      "description": "What command tools and evaluators see: PATH, HOME, LANG, LC_*, TMPDIR, TZ, plus these.",
+      "properties": {
+        "pass": { "description": "Variables taken from fmeval's environment (NAME or PREFIX*).",
+                  "anyOf": [{ "type": "string", "pattern": "^([A-Za-z_][A-Za-z0-9_]*\\*?|\\*)$" },
+                            { "type": "array", "items": { "type": "string", "pattern": "^([A-Za-z_][A-Za-z0-9_]*\\*?|\\*)$" } }] },
+        "set": { "type": "object", "description": "Variables set to fixed values.",
+                 "additionalProperties": { "type": ["string", "number", "boolean"] } }
+      }
+    },
+    "secrets": { "description": "Variables whose values are redacted from every output.",
+                 "anyOf": [{ "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" },
+                           { "type": "array", "items": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }] },
+    "toolOutputLimit": { "type": "integer", "minimum": 1, "description": "Bytes of a command tool's output kept (default 65536)." }
   },
   "$defs": {
     "text": { "type": ["string", "number", "boolean"], "description": "Text; a number or boolean is read as its text." },
