@@ -77,7 +77,7 @@ public struct ContainsExpectation: Codable, Equatable, Sendable {
     public var problems: [String] {
         if substrings.isEmpty { return ["contains needs at least one substring"] }
         return substrings.indices.filter { substrings[$0].isEmpty }.map { index in
-            "contains: substring \(index + 1) of \(substrings.count) is empty, which no output can be checked for; write the text to look for or remove it"
+            "substring \(index + 1) of \(substrings.count) is empty, which no output can be checked for; write the text to look for or remove it"
         }
     }
 
