@@ -186,19 +186,24 @@ private struct ValidationWalk {
         return schema.resolve(node)?.typeName ?? "a choice"
     }
 
-    /// Bounds are compared exactly: an integer beyond ±2^53 by its digits, not as a rounded `Double`.
+    /// Bounds are compared exactly: an integer beyond ±2^53 (in the instance or the bound) by its digits,
+    /// not as a rounded `Double`.
     mutating func checkBounds(_ number: Double, _ bounds: GenerationSchema.NumberBounds, _ value: GeneratedContent, _ path: String) {
-        func order(_ bound: Double) -> Int {
-            if let exact = value.exactInteger { return exact.compare(to: bound) }
-            return number < bound ? -1 : (number > bound ? 1 : 0)
+        func order(_ bound: Double, _ exactBound: ExactInteger?) -> Int {
+            switch (value.exactInteger, exactBound) {
+            case (let exact?, let exactBound?): return exact.compare(to: exactBound)
+            case (let exact?, nil): return exact.compare(to: bound)
+            case (nil, let exactBound?): return -exactBound.compare(to: number)
+            case (nil, nil): return number < bound ? -1 : (number > bound ? 1 : 0)
+            }
         }
-        if let minimum = bounds.minimum, order(minimum) < 0 {
-            report(path, .minimum, expected: GeneratedContent(minimum), actual: value,
-                   "is \(value.jsonString), below the minimum \(GeneratedContent.format(number: minimum))")
+        if let minimum = bounds.minimum, order(minimum, bounds.exactMinimum) < 0 {
+            let bound = GenerationSchema.NumberBounds.content(minimum, exact: bounds.exactMinimum)
+            report(path, .minimum, expected: bound, actual: value, "is \(value.jsonString), below the minimum \(bound.jsonString)")
         }
-        if let maximum = bounds.maximum, order(maximum) > 0 {
-            report(path, .maximum, expected: GeneratedContent(maximum), actual: value,
-                   "is \(value.jsonString), above the maximum \(GeneratedContent.format(number: maximum))")
+        if let maximum = bounds.maximum, order(maximum, bounds.exactMaximum) > 0 {
+            let bound = GenerationSchema.NumberBounds.content(maximum, exact: bounds.exactMaximum)
+            report(path, .maximum, expected: bound, actual: value, "is \(value.jsonString), above the maximum \(bound.jsonString)")
         }
     }
 

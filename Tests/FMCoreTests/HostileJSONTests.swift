@@ -92,6 +92,14 @@ private func timed<Result>(_ label: String, _ body: () throws -> Result) rethrow
         #expect(try keywords("18446744073709551617") == [.maximum])
         let fractional = try GenerationSchema(json: #"{"type": "integer", "maximum": 9007199254740990.5}"#)
         #expect(SchemaValidator.violations(of: try GeneratedContent(json: "9007199254740991"), against: fractional).map(\.keyword) == [.maximum])
+        let exactBounds = try GenerationSchema(json: #"{"type": "integer", "minimum": -9007199254740995, "maximum": 9007199254740993}"#)
+        func exactKeywords(_ json: String) throws -> [Violation.Keyword] {
+            SchemaValidator.violations(of: try GeneratedContent(json: json), against: exactBounds).map(\.keyword)
+        }
+        #expect(try exactKeywords("9007199254740993") == [] && exactKeywords("9007199254740994") == [.maximum])
+        #expect(try exactKeywords("-9007199254740995") == [] && exactKeywords("-9007199254740996") == [.minimum])
+        #expect(try exactKeywords("9007199254740992") == [] && exactKeywords("0") == [])
+        #expect(exactBounds.jsonString.contains("9007199254740993") && exactBounds.jsonString.contains("-9007199254740995"))
         let message = SchemaValidator.violations(of: try GeneratedContent(json: "9007199254740993"), against: schema).first?.message
         #expect(message?.contains("is 9007199254740993, above the maximum 9007199254740992") == true, "\(message ?? "")")
     }
