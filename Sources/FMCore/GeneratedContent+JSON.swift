@@ -26,7 +26,8 @@ extension GeneratedContent {
         switch kind {
         case .null: Self.append("null", to: &bytes)
         case .bool(let value): Self.append(value ? "true" : "false", to: &bytes)
-        case .number(let value): Self.writeNumber(value, to: &bytes)
+        case .number(let value):
+            if let exactInteger { Self.append(exactInteger.description, to: &bytes) } else { Self.writeNumber(value, to: &bytes) }
         case .string(let value): Self.writeQuoted(value, to: &bytes)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))

@@ -23,6 +23,9 @@ public struct GeneratedContent: Sendable, CustomStringConvertible {
     public var kind: Kind
     /// False for a value cut off mid-stream (see `partial(json:)`): it, or a value inside it, may still grow.
     public var isComplete: Bool
+    /// For a number parsed from an integer literal that a `Double` cannot hold exactly (beyond ±2^53):
+    /// the exact integer, which schema bounds compare against and JSON output writes back unchanged.
+    public var exactInteger: ExactInteger?
 
     /// A value of `kind`, complete unless said otherwise.
     public init(kind: Kind, isComplete: Bool = true) {

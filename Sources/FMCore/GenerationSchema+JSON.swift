@@ -109,7 +109,9 @@ enum SchemaNodeDecoder {
             kind = .string(.init(choices: choices, pattern: try reader.optionalString("pattern", "the pattern")))
         case "integer", "number":
             let bounds = GenerationSchema.NumberBounds(minimum: try reader.optionalNumber("minimum", "the minimum"),
-                                                       maximum: try reader.optionalNumber("maximum", "the maximum"))
+                                                       maximum: try reader.optionalNumber("maximum", "the maximum"),
+                                                       exactMinimum: reader.optional("minimum")?.exactInteger,
+                                                       exactMaximum: reader.optional("maximum")?.exactInteger)
             kind = type == "integer" ? .integer(bounds) : .number(bounds)
         case "boolean": kind = .boolean
         case "null": kind = .null
@@ -200,8 +202,8 @@ enum SchemaNodeEncoder {
             if let choices = string.choices { members.append(("enum", GeneratedContent(choices.map { GeneratedContent($0) }))) }
             if let pattern = string.pattern { members.append(("pattern", GeneratedContent(pattern))) }
         case .integer(let bounds), .number(let bounds):
-            if let minimum = bounds.minimum { members.append(("minimum", GeneratedContent(minimum))) }
-            if let maximum = bounds.maximum { members.append(("maximum", GeneratedContent(maximum))) }
+            if let minimum = bounds.minimum { members.append(("minimum", GenerationSchema.NumberBounds.content(minimum, exact: bounds.exactMinimum))) }
+            if let maximum = bounds.maximum { members.append(("maximum", GenerationSchema.NumberBounds.content(maximum, exact: bounds.exactMaximum))) }
         case .array(let array):
             members.append(("items", content(of: array.items)))
             if let minimum = array.minItems { members.append(("minItems", GeneratedContent(minimum))) }

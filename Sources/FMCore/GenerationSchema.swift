@@ -135,11 +135,24 @@ public struct GenerationSchema: Hashable, Sendable {
         public var minimum: Double?
         /// `maximum`, inclusive.
         public var maximum: Double?
+        /// The exact `minimum` when it was written as an integer a `Double` cannot hold (beyond ±2^53).
+        public var exactMinimum: ExactInteger?
+        /// The exact `maximum` when it was written as an integer a `Double` cannot hold (beyond ±2^53).
+        public var exactMaximum: ExactInteger?
 
         /// Creates bounds.
-        public init(minimum: Double? = nil, maximum: Double? = nil) {
+        public init(minimum: Double? = nil, maximum: Double? = nil, exactMinimum: ExactInteger? = nil, exactMaximum: ExactInteger? = nil) {
             self.minimum = minimum
             self.maximum = maximum
+            self.exactMinimum = exactMinimum
+            self.exactMaximum = exactMaximum
+        }
+
+        /// The JSON value of a bound, with its exact digits when it has them.
+        public static func content(_ bound: Double, exact: ExactInteger?) -> GeneratedContent {
+            var content = GeneratedContent(bound)
+            content.exactInteger = exact
+            return content
         }
     }
 

@@ -6,7 +6,11 @@ struct JSONParser {
     private var index = 0
     private let partial: Bool
     private let trackLocations: Bool
-    private var path: [String] = []
+    /// JSON pointers of the containers being parsed, outermost first (only when tracking); the last is the current value's.
+    private var pointers: [String] = [""]
+    /// Where location tracking last stopped: a byte offset, its 0-based line and its 1-based column.
+    /// Values start at increasing offsets, so tracking resumes from here and stays linear in the input.
+    private var cursor = (offset: 0, line: 0, column: 1)
     private var depth = 0
     /// Set in partial mode once the input ran out inside a value.
     private var truncated = false
@@ -41,7 +45,7 @@ struct JSONParser {
     }
 
     private mutating func parseValue() throws -> GeneratedContent? {
-        if trackLocations { locations[pointer()] = location(of: index) }
+        if trackLocations { locations[pointers[pointers.count - 1]] = trackedLocation(of: index) }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -95,9 +99,9 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             if try atEnd(inside: "an object") { return incomplete() }
-            if trackLocations { path.append(key) }
+            if trackLocations { pointers.append(jsonPointer(pointers[pointers.count - 1], key)) }
             let value = try parseValue()
-            if trackLocations { path.removeLast() }
+            if trackLocations { pointers.removeLast() }
             if let value {
                 values[key] = value
                 keys.append(key)
@@ -131,9 +135,9 @@ struct JSONParser {
             return GeneratedContent(elements)
         }
         while true {
-            if trackLocations { path.append(String(elements.count)) }
+            if trackLocations { pointers.append(jsonPointer(pointers[pointers.count - 1], String(elements.count))) }
             let value = try parseValue()
-            if trackLocations { path.removeLast() }
+            if trackLocations { pointers.removeLast() }
             if let value { elements.append(value) }
             if truncated { return incomplete() }
             skipWhitespace()
@@ -324,7 +328,11 @@ struct JSONParser {
         guard let value = Double(text), value.isFinite else {
             throw error("the number \(text) is out of range", at: start)
         }
-        return GeneratedContent(value)
+        var number = GeneratedContent(value)
+        if validEnd == integerStart + integerDigits, abs(value) >= 9_007_199_254_740_992 {
+            number.exactInteger = ExactInteger(literal: text)
+        }
+        return number
     }
 
     /// True at the end of input in partial mode (marking the parse truncated); throws there in complete mode.
@@ -346,10 +354,18 @@ struct JSONParser {
         }
     }
 
-    private func pointer() -> String {
-        path.reduce("") { jsonPointer($0, $1) }
+    /// The location of `offset`, counted on from the previous call's (offsets must not decrease).
+    private mutating func trackedLocation(of offset: Int) -> GeneratedContent.SourceLocation {
+        while cursor.line + 1 < lineStarts.count, lineStarts[cursor.line + 1] <= offset {
+            cursor = (lineStarts[cursor.line + 1], cursor.line + 1, 1)
+        }
+        var column = cursor.column
+        for position in cursor.offset..<min(offset, bytes.count) where bytes[position] & 0xC0 != 0x80 { column += 1 }
+        cursor = (offset, cursor.line, column)
+        return GeneratedContent.SourceLocation(line: cursor.line + 1, column: column)
     }
 
+    /// The location of `offset`, counted from the start of its line (for the one error of a parse).
     private func location(of offset: Int) -> GeneratedContent.SourceLocation {
         var low = 0, high = lineStarts.count - 1
         while low < high {

@@ -10,7 +10,7 @@ public enum SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
     case emptyTypeChoices(schema: String, path: String)
     /// `$ref`s to names that are not defined.
     case undefinedReferences(schema: String, references: [String], path: String)
-    /// A `pattern` that is not a valid regular expression.
+    /// A `pattern` outside the supported regular-expression subset (see `RegexPattern`).
     case invalidPattern(schema: String, pattern: String, reason: String, path: String)
     /// A `$ref` that only leads to more references and never to a schema (e.g. A → B → A).
     case circularReference(schema: String, reference: String, path: String)
@@ -61,7 +61,7 @@ public enum SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
             let names = references.map { "'\($0)'" }.joined(separator: ", ")
             return "schema '\(schema)' refers to undefined type\(references.count == 1 ? "" : "s") \(names) (\(location)); define \(references.count == 1 ? "it" : "them") in $defs (or as a dependency)"
         case .invalidPattern(let schema, let pattern, let reason, _):
-            return "schema '\(schema)' has pattern \(GeneratedContent.quoted(pattern)) that is not a valid regular expression (\(location)): \(reason)"
+            return "schema '\(schema)' has pattern \(GeneratedContent.quoted(pattern)) that is not a valid pattern (\(location)): \(reason); patterns are compiled to an automaton, so constructs that need backtracking are refused"
         case .circularReference(let schema, let reference, _):
             return "schema '\(schema)' refers to '\(reference)', which only refers on in a circle and never reaches a schema (\(location)); make one of the types in the cycle a real schema"
         case .unsatisfiableBounds(let schema, let detail, _):
@@ -95,9 +95,9 @@ struct SchemaChecker {
                 }
                 if let pattern = string.pattern {
                     do {
-                        _ = try Regex(pattern)
-                    } catch {
-                        throw SchemaError.invalidPattern(schema: owner, pattern: pattern, reason: "\(error)", path: jsonPointer(path, "pattern"))
+                        _ = try RegexPattern(pattern)
+                    } catch let error as PatternSyntaxError {
+                        throw SchemaError.invalidPattern(schema: owner, pattern: pattern, reason: error.description, path: jsonPointer(path, "pattern"))
                     }
                 }
             case .array(let array):

@@ -18,7 +18,7 @@ public struct Violation: Hashable, Sendable {
         case minItems
         /// An array has too many elements.
         case maxItems
-        /// A string does not match the pattern as a whole.
+        /// A string does not match the pattern (patterns match the whole string).
         case pattern
         /// A value matches none of the `anyOf` choices.
         case anyOf
@@ -59,7 +59,7 @@ extension Violation: Codable {
 public enum SchemaValidator {
     /// Every violation of `schema` in `instance`, in document order.
     public static func violations(of instance: GeneratedContent, against schema: GenerationSchema) -> [Violation] {
-        var walker = ValidationWalk(schema: schema)
+        var walker = ValidationWalk(schema: schema, memory: ValidationMemory())
         walker.check(instance, against: schema.root, at: "")
         return walker.found
     }
@@ -70,13 +70,24 @@ public enum SchemaValidator {
     }
 }
 
-/// One validation pass: collects violations and caches compiled patterns.
+/// What one validation remembers across its walks: compiled patterns, and the violations of each
+/// (`$ref` target, instance path) pair, so that `anyOf` over recursive references checks each pair once
+/// and validation stays polynomial in the nesting depth.
+private final class ValidationMemory {
+    var patterns: [String: PatternAutomaton?] = [:]
+    var references: [String: [String: [Violation]]] = [:]
+}
+
+/// One validation walk: collects violations (an `anyOf` choice gets a walk of its own).
 private struct ValidationWalk {
     let schema: GenerationSchema
+    let memory: ValidationMemory
     var found: [Violation] = []
-    var patterns: [String: Regex<AnyRegexOutput>?] = [:]
 
-    init(schema: GenerationSchema) { self.schema = schema }
+    init(schema: GenerationSchema, memory: ValidationMemory) {
+        self.schema = schema
+        self.memory = memory
+    }
 
     mutating func report(_ path: String, _ keyword: Violation.Keyword, expected: GeneratedContent, actual: GeneratedContent, _ message: String) {
         found.append(Violation(path: path, keyword: keyword, expected: expected, actual: actual,
@@ -84,7 +95,14 @@ private struct ValidationWalk {
     }
 
     mutating func check(_ value: GeneratedContent, against node: GenerationSchema.Node, at path: String) {
-        guard let node = schema.resolve(node) else { return }
+        guard case .reference(let name) = node.kind else { return checkResolved(value, against: node, at: path) }
+        if let known = memory.references[name]?[path] { return found.append(contentsOf: known) }
+        let before = found.count
+        if let target = schema.resolve(node) { checkResolved(value, against: target, at: path) }
+        memory.references[name, default: [:]][path] = Array(found[before...])
+    }
+
+    mutating func checkResolved(_ value: GeneratedContent, against node: GenerationSchema.Node, at path: String) {
         switch node.kind {
         case .object(let object):
             guard let members = value.orderedProperties else { return typeMismatch(value, "object", path) }
@@ -109,14 +127,14 @@ private struct ValidationWalk {
                 report(path, .enum, expected: GeneratedContent(choices.map { GeneratedContent($0) }), actual: value,
                        "is \(value.jsonString), which is not one of \(choices.map(GeneratedContent.quoted).joined(separator: ", "))")
             }
-            if let pattern = string.pattern, let regex = compiled(pattern), (try? regex.wholeMatch(in: text)) ?? nil == nil {
+            if let pattern = string.pattern, !(compiled(pattern)?.matches(text) ?? false) {
                 report(path, .pattern, expected: GeneratedContent(pattern), actual: value,
-                       "is \(value.jsonString), which does not match the pattern \(GeneratedContent.quoted(pattern))")
+                       "is \(value.jsonString), which does not match the pattern \(GeneratedContent.quoted(pattern)) as a whole (a pattern must match the entire string)")
             }
         case .integer(let bounds):
             guard let number = value.numberValue else { return typeMismatch(value, "integer", path) }
-            guard number == number.rounded() else {
-                return report(path, .type, expected: "integer", actual: "number", "is \(value.jsonString), which is not an integer")
+            if number != number.rounded() {
+                report(path, .type, expected: "integer", actual: "number", "is \(value.jsonString), which is not an integer")
             }
             checkBounds(number, bounds, value, path)
         case .number(let bounds):
@@ -149,10 +167,8 @@ private struct ValidationWalk {
     mutating func checkAnyOf(_ value: GeneratedContent, _ choices: [GenerationSchema.Node], _ path: String) {
         var closest: (index: Int, violations: [Violation])?
         for (position, choice) in choices.enumerated() {
-            var inner = ValidationWalk(schema: schema)
-            inner.patterns = patterns
+            var inner = ValidationWalk(schema: schema, memory: memory)
             inner.check(value, against: choice, at: path)
-            patterns = inner.patterns
             if inner.found.isEmpty { return }
             if closest == nil || inner.found.count < closest!.violations.count { closest = (position, inner.found) }
         }
@@ -170,14 +186,24 @@ private struct ValidationWalk {
         return schema.resolve(node)?.typeName ?? "a choice"
     }
 
+    /// Bounds are compared exactly: an integer beyond ±2^53 (in the instance or the bound) by its digits,
+    /// not as a rounded `Double`.
     mutating func checkBounds(_ number: Double, _ bounds: GenerationSchema.NumberBounds, _ value: GeneratedContent, _ path: String) {
-        if let minimum = bounds.minimum, number < minimum {
-            report(path, .minimum, expected: GeneratedContent(minimum), actual: value,
-                   "is \(value.jsonString), below the minimum \(GeneratedContent.format(number: minimum))")
+        func order(_ bound: Double, _ exactBound: ExactInteger?) -> Int {
+            switch (value.exactInteger, exactBound) {
+            case (let exact?, let exactBound?): return exact.compare(to: exactBound)
+            case (let exact?, nil): return exact.compare(to: bound)
+            case (nil, let exactBound?): return -exactBound.compare(to: number)
+            case (nil, nil): return number < bound ? -1 : (number > bound ? 1 : 0)
+            }
         }
-        if let maximum = bounds.maximum, number > maximum {
-            report(path, .maximum, expected: GeneratedContent(maximum), actual: value,
-                   "is \(value.jsonString), above the maximum \(GeneratedContent.format(number: maximum))")
+        if let minimum = bounds.minimum, order(minimum, bounds.exactMinimum) < 0 {
+            let bound = GenerationSchema.NumberBounds.content(minimum, exact: bounds.exactMinimum)
+            report(path, .minimum, expected: bound, actual: value, "is \(value.jsonString), below the minimum \(bound.jsonString)")
+        }
+        if let maximum = bounds.maximum, order(maximum, bounds.exactMaximum) > 0 {
+            let bound = GenerationSchema.NumberBounds.content(maximum, exact: bounds.exactMaximum)
+            report(path, .maximum, expected: bound, actual: value, "is \(value.jsonString), above the maximum \(bound.jsonString)")
         }
     }
 
@@ -190,10 +216,11 @@ private struct ValidationWalk {
         ["a", "e", "i", "o", "u"].contains(word.first.map(String.init) ?? "") ? "an" : "a"
     }
 
-    mutating func compiled(_ pattern: String) -> Regex<AnyRegexOutput>? {
-        if let cached = patterns[pattern] { return cached }
-        let regex = try? Regex(pattern)
-        patterns[pattern] = regex
-        return regex
+    /// The automaton of `pattern` (a checked schema's patterns always compile; nil fails every string).
+    func compiled(_ pattern: String) -> PatternAutomaton? {
+        if let cached = memory.patterns[pattern] { return cached }
+        let automaton = try? PatternAutomaton(pattern: pattern)
+        memory.patterns[pattern] = automaton
+        return automaton
     }
 }

@@ -1,229 +1,43 @@
 import FMCore
 
-/// Compiles a string `pattern` (a documented regular-expression subset) into the bytes of a JSON
-/// string body. The whole string must match. Supported: literals, `.`, classes `[a-z_]` and `[^…]`,
-/// `\d \w \s \D \W \S`, escapes (`\n \t \r \xHH \uHHHH` and escaped punctuation), groups `(…)` and
-/// `(?:…)`, alternation `|`, quantifiers `* + ? {n} {n,} {n,m}` (lazy forms match the same strings),
-/// `^` at the start and `$` at the end. Anything else (back-references, look-around, `\b`, flags,
-/// Unicode properties) throws `unsupportedGenerationGuide`.
+/// Compiles a string `pattern` into the bytes of a JSON string body, through the shared
+/// `PatternAutomaton` that validation also runs: the whole string must match (see `RegexPattern`
+/// for the subset). A pattern outside the subset throws `unsupportedGenerationGuide`.
 struct PatternCompiler {
-    /// A set of characters: ASCII bytes, optionally every non-ASCII scalar, and single non-ASCII scalars.
-    struct CharacterSet {
-        /// ASCII members.
-        var ascii = Set<UInt8>()
-        /// Whether every non-ASCII scalar is a member.
-        var allNonASCII = false
-        /// Individual non-ASCII members.
-        var scalars = Set<Unicode.Scalar>()
-
-        /// The complement (within all scalars).
-        var inverted: CharacterSet {
-            CharacterSet(ascii: Set(0..<128).subtracting(ascii), allNonASCII: !allNonASCII && scalars.isEmpty, scalars: [])
-        }
-    }
-
-    /// The parsed expression.
-    indirect enum Node {
-        case characters(CharacterSet)
-        case sequence([Node])
-        case alternation([Node])
-        case repetition(Node, minimum: Int, maximum: Int?)
-    }
-
-    /// The largest repetition count accepted in `{n,m}`.
-    static let maximumRepetition = 256
-
-    private let scalars: [Unicode.Scalar]
+    private let pattern: String
     private let path: String
-    private var position = 0
 
     /// A compiler for `pattern`; `path` is the JSON pointer used in errors.
     init(pattern: String, path: String) {
-        scalars = Array(pattern.unicodeScalars)
+        self.pattern = pattern
         self.path = path
     }
 
     /// Appends the JSON-escaped bytes of every matching string after `from`; returns the end node.
-    mutating func compile(_ nfa: inout ByteNFA, from: Int) throws -> Int {
-        if scalars.first == "^" { position = 1 }
-        let node = try parseAlternation()
-        guard position == scalars.count else { throw error("unexpected '\(scalars[position])'") }
-        return Self.emit(node, &nfa, from: from)
-    }
-
-    private func error(_ message: String) -> LanguageModelError {
-        unsupported(path, "pattern character \(position + 1): \(message); patterns support literals, ., [classes], \\d \\w \\s, groups, | and quantifiers")
-    }
-
-    private mutating func parseAlternation() throws -> Node {
-        var branches = [try parseSequence()]
-        while position < scalars.count && scalars[position] == "|" {
-            position += 1
-            branches.append(try parseSequence())
+    func compile(_ nfa: inout ByteNFA, from: Int) throws -> Int {
+        let automaton: PatternAutomaton
+        do {
+            automaton = try PatternAutomaton(pattern: pattern)
+        } catch let error as PatternSyntaxError {
+            throw unsupported(path, error.description)
         }
-        return branches.count == 1 ? branches[0] : .alternation(branches)
-    }
-
-    private mutating func parseSequence() throws -> Node {
-        var items: [Node] = []
-        while position < scalars.count && scalars[position] != "|" && scalars[position] != ")" {
-            if scalars[position] == "$" && position == scalars.count - 1 {
-                position += 1
-                break
-            }
-            items.append(try parseQuantified(try parseAtom()))
-        }
-        return .sequence(items)
-    }
-
-    private mutating func parseAtom() throws -> Node {
-        let scalar = scalars[position]
-        position += 1
-        switch scalar {
-        case "(":
-            if position < scalars.count && scalars[position] == "?" {
-                guard position + 1 < scalars.count && scalars[position + 1] == ":" else {
-                    throw error("only (?:…) groups are supported, not look-around, named groups or flags")
+        var nodes = [from]
+        for _ in 1..<automaton.edges.count { nodes.append(nfa.addNode()) }
+        for (state, edges) in automaton.edges.enumerated() {
+            for edge in edges {
+                switch edge {
+                case .epsilon(let target):
+                    nfa.addEpsilon(from: nodes[state], to: nodes[target])
+                case .characters(let set, let target):
+                    nfa.addEpsilon(from: Self.emitCharacters(set, &nfa, from: nodes[state]), to: nodes[target])
                 }
-                position += 2
-            }
-            let inner = try parseAlternation()
-            guard position < scalars.count && scalars[position] == ")" else { throw error("missing ')'") }
-            position += 1
-            return inner
-        case "[": return .characters(try parseClass())
-        case ".": return .characters(CharacterSet(ascii: Set(0..<128).subtracting([10, 13]), allNonASCII: true))
-        case "\\": return .characters(try parseEscape(inClass: false))
-        case "^", "$": throw error("anchors are supported only at the very start (^) and end ($)")
-        case "*", "+", "?", "{": throw error("a quantifier needs something before it")
-        default: return .characters(Self.single(scalar))
-        }
-    }
-
-    private static func single(_ scalar: Unicode.Scalar) -> CharacterSet {
-        scalar.isASCII ? CharacterSet(ascii: [UInt8(scalar.value)]) : CharacterSet(scalars: [scalar])
-    }
-
-    private mutating func parseQuantified(_ atom: Node) throws -> Node {
-        guard position < scalars.count else { return atom }
-        var result: Node
-        switch scalars[position] {
-        case "*": result = .repetition(atom, minimum: 0, maximum: nil); position += 1
-        case "+": result = .repetition(atom, minimum: 1, maximum: nil); position += 1
-        case "?": result = .repetition(atom, minimum: 0, maximum: 1); position += 1
-        case "{":
-            position += 1
-            let minimum = try parseCount()
-            var maximum: Int? = minimum
-            if position < scalars.count && scalars[position] == "," {
-                position += 1
-                maximum = position < scalars.count && scalars[position] == "}" ? nil : try parseCount()
-            }
-            guard position < scalars.count && scalars[position] == "}" else { throw error("expected '}' closing a {n,m} count") }
-            position += 1
-            if let maximum, maximum < minimum { throw error("{\(minimum),\(maximum)} has its bounds reversed") }
-            result = .repetition(atom, minimum: minimum, maximum: maximum)
-        default: return atom
-        }
-        if position < scalars.count && scalars[position] == "?" { position += 1 }
-        if position < scalars.count && "*+?{".unicodeScalars.contains(scalars[position]) {
-            throw error("possessive or stacked quantifiers are not supported")
-        }
-        return result
-    }
-
-    private mutating func parseCount() throws -> Int {
-        var digits = ""
-        while position < scalars.count, let digit = Int(String(scalars[position])) {
-            digits.append(String(digit))
-            position += 1
-        }
-        guard let value = Int(digits) else { throw error("expected a number in a {n,m} count") }
-        guard value <= Self.maximumRepetition else { throw error("counts above \(Self.maximumRepetition) are not supported") }
-        return value
-    }
-
-    private mutating func parseClass() throws -> CharacterSet {
-        var negated = false
-        if position < scalars.count && scalars[position] == "^" { negated = true; position += 1 }
-        var set = CharacterSet()
-        var first = true
-        while position < scalars.count && (scalars[position] != "]" || first) {
-            first = false
-            let low = scalars[position]
-            position += 1
-            if low == "\\" {
-                let escaped = try parseEscape(inClass: true)
-                set.ascii.formUnion(escaped.ascii)
-                set.scalars.formUnion(escaped.scalars)
-                set.allNonASCII = set.allNonASCII || escaped.allNonASCII
-                continue
-            }
-            if position + 1 < scalars.count && scalars[position] == "-" && scalars[position + 1] != "]" {
-                let high = scalars[position + 1]
-                position += 2
-                guard low.isASCII && high.isASCII, high != "\\" else { throw error("class ranges must be between ASCII characters") }
-                guard low.value <= high.value else { throw error("class range \(low)-\(high) is reversed") }
-                for value in low.value...high.value { set.ascii.insert(UInt8(value)) }
-            } else {
-                set.ascii.formUnion(Self.single(low).ascii)
-                set.scalars.formUnion(Self.single(low).scalars)
             }
         }
-        guard position < scalars.count else { throw error("missing ']'") }
-        position += 1
-        if negated && !set.scalars.isEmpty { throw error("negated classes may list only ASCII characters") }
-        return negated ? set.inverted : set
-    }
-
-    private mutating func parseEscape(inClass: Bool) throws -> CharacterSet {
-        guard position < scalars.count else { throw error("a pattern cannot end with '\\'") }
-        let scalar = scalars[position]
-        position += 1
-        let digits = Set((UInt8(ascii: "0"))...(UInt8(ascii: "9")))
-        let word = digits.union(UInt8(ascii: "a")...UInt8(ascii: "z")).union(UInt8(ascii: "A")...UInt8(ascii: "Z")).union([UInt8(ascii: "_")])
-        let space: Set<UInt8> = [9, 10, 11, 12, 13, 32]
-        switch scalar {
-        case "d": return CharacterSet(ascii: digits)
-        case "D": return CharacterSet(ascii: digits).inverted
-        case "w": return CharacterSet(ascii: word)
-        case "W": return CharacterSet(ascii: word).inverted
-        case "s": return CharacterSet(ascii: space)
-        case "S": return CharacterSet(ascii: space).inverted
-        case "n": return CharacterSet(ascii: [10])
-        case "t": return CharacterSet(ascii: [9])
-        case "r": return CharacterSet(ascii: [13])
-        case "x", "u":
-            let count = scalar == "x" ? 2 : 4
-            guard position + count <= scalars.count,
-                  let value = UInt32(String(String.UnicodeScalarView(scalars[position..<position + count])), radix: 16),
-                  let decoded = Unicode.Scalar(value) else { throw error("\\\(scalar) needs \(count) hex digits") }
-            position += count
-            return Self.single(decoded)
-        default:
-            if scalar.isASCII && !scalar.properties.isAlphabetic && !("0"..."9").contains(scalar) {
-                return Self.single(scalar)
-            }
-            throw error("the escape \\\(scalar) is not supported")
-        }
-    }
-
-    /// Appends the NFA of `node` after `from`; returns its end node.
-    private static func emit(_ node: Node, _ nfa: inout ByteNFA, from: Int) -> Int {
-        switch node {
-        case .characters(let set):
-            return emitCharacters(set, &nfa, from: from)
-        case .sequence(let items):
-            return items.reduce(from) { node, item in emit(item, &nfa, from: node) }
-        case .alternation(let branches):
-            return nfa.choice(from: from, branches.map { branch in { nfa, node in emit(branch, &nfa, from: node) } })
-        case .repetition(let inner, let minimum, let maximum):
-            return nfa.repeated(from: from, minimum: minimum, maximum: maximum) { nfa, node in emit(inner, &nfa, from: node) }
-        }
+        return nodes[automaton.accept]
     }
 
     /// One character of `set`, JSON-escaped where JSON requires it.
-    private static func emitCharacters(_ set: CharacterSet, _ nfa: inout ByteNFA, from: Int) -> Int {
+    private static func emitCharacters(_ set: RegexPattern.CharacterSet, _ nfa: inout ByteNFA, from: Int) -> Int {
         let end = nfa.addNode()
         for byte in set.ascii.sorted() {
             let text = GeneratedContent.quoted(String(UnicodeScalar(byte)))

@@ -82,7 +82,7 @@ struct SchemaCompiler {
             }
             if let pattern = string.pattern {
                 let open = nfa.literal(Array("\"".utf8), from: from)
-                var compiler = PatternCompiler(pattern: pattern, path: path + "/pattern")
+                let compiler = PatternCompiler(pattern: pattern, path: path + "/pattern")
                 let body = try compiler.compile(&nfa, from: open)
                 return nfa.literal(Array("\"".utf8), from: body)
             }

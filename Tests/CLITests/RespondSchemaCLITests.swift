@@ -98,7 +98,7 @@ import Testing
         let unsupported = try write(schema: #"{"type":"string","pattern":"(?=a)b"}"#)
         let guide = try runFMEval(["respond", "--schema", unsupported, "hi"])
         #expect(guide.status == 2)
-        #expect(guide.stderr.contains("generation guide"), "\(guide.stderr)")
+        #expect(guide.stderr.contains("schema.json:1:") && guide.stderr.contains("only (?:…) groups are supported"), "\(guide.stderr)")
         let missing = try runFMEval(["respond", "--schema", "/nonexistent/schema.json", "hi"])
         #expect(missing.status == 2 && missing.stderr.contains("/nonexistent/schema.json"))
     }

@@ -40,18 +40,41 @@ import Testing
     }
 
     @Test(arguments: [#"(?=a)b"#, #"(a)\1"#, #"\bword"#, #"(?i)abc"#, #"\p{L}+"#, #"a{1,999}"#, #"(?<year>\d+)"#, #"(?!x)y"#, #"a^b"#, #"\Bx"#])
-    func unsupportedConstructsThrowUnsupportedGenerationGuide(pattern: String) throws {
+    func unsupportedConstructsAreRefusedWhenTheSchemaIsRead(pattern: String) throws {
         do {
             _ = try grammar(pattern)
             Issue.record("pattern \(pattern) compiled")
+        } catch let error as SchemaError {
+            #expect(error.description.contains("/pattern") && error.description.contains("pattern character"), "\(error)")
+        }
+    }
+
+    @Test func theCompilerRefusesUnsupportedPatternsAsGenerationGuides() throws {
+        var nfa = ByteNFA()
+        do {
+            _ = try PatternCompiler(pattern: "(?=a)b", path: "/p/pattern").compile(&nfa, from: nfa.start)
+            Issue.record("compiled look-ahead")
         } catch let error as LanguageModelError {
             guard case .unsupportedGenerationGuide(let context) = error else {
                 Issue.record("wrong error \(error)")
                 return
             }
-            #expect(context.debugDescription.contains("/pattern"))
-        } catch {
-            Issue.record("schema itself rejected \(pattern): \(error)")
+            #expect(context.debugDescription.contains("/p/pattern: pattern character 2"), "\(context.debugDescription)")
+        }
+    }
+
+    /// Guided generation and validation run the same automaton: on every short string over a small
+    /// alphabet, the grammar accepts exactly the strings the validator passes.
+    @Test(arguments: [#"(a|bc)*"#, #"[ab]{1,3}c?"#, #"\d+\.?"#, #"(a+)+b"#, #"[^a]\w?"#, #"x|"#, #"\"."#])
+    func grammarAndValidatorAgree(pattern: String) throws {
+        let grammar = try grammar(pattern)
+        let schema = try GenerationSchema(json: #"{"type":"string","pattern":\#(GeneratedContent.quoted(pattern))}"#)
+        let alphabet = ["a", "b", "c", "x", "1", ".", "\"", "\n"]
+        var strings = [""]
+        for _ in 0..<3 { strings += strings.flatMap { prefix in alphabet.map { prefix + $0 } }.filter { $0.count <= 3 } }
+        for text in Set(strings) {
+            let valid = SchemaValidator.isValid(GeneratedContent(text), against: schema)
+            #expect(accepts(grammar, text) == valid, "\(pattern) on \(GeneratedContent.quoted(text))")
         }
     }
 }

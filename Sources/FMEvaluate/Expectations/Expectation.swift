@@ -57,7 +57,7 @@ public indirect enum Expectation: Codable, Equatable, Sendable {
         switch self {
         case .equals, .error: return []
         case .oneOf(let check): return check.values.isEmpty ? ["oneOf needs at least one value"] : []
-        case .contains(let check): return check.substrings.isEmpty ? ["contains needs at least one substring"] : []
+        case .contains(let check): return check.problems
         case .regex(let check): return check.patternProblem.map { [$0] } ?? []
         case .not(let inner): return inner.problems.map { "not: \($0)" }
         case .constraints(let check): return check.problems

@@ -73,6 +73,14 @@ public struct ContainsExpectation: Codable, Equatable, Sendable {
         self.ignoreCase = ignoreCase
     }
 
+    /// Why this check cannot work as written: no substrings, or an empty one (it would never pass).
+    public var problems: [String] {
+        if substrings.isEmpty { return ["contains needs at least one substring"] }
+        return substrings.indices.filter { substrings[$0].isEmpty }.map { index in
+            "substring \(index + 1) of \(substrings.count) is empty, which no output can be checked for; write the text to look for or remove it"
+        }
+    }
+
     private enum CodingKeys: String, CodingKey { case substrings, path, ignoreCase }
 
     /// Decodes `{"substrings", "path"?, "ignoreCase"?}`.
