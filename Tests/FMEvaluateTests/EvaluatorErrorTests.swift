@@ -13,7 +13,7 @@ import Testing
     @Test func commandsThatCannotGiveAVerdictAreEvaluatorErrors() throws {
         let missing = try #require(command(["fmeval-no-such-evaluator-xyz"]))
         #expect(missing.evaluatorError)
-        #expect(missing.rationale?.contains("status 127 (not found: is it installed and on PATH?)") == true)
+        #expect(missing.rationale?.contains("cannot start 'fmeval-no-such-evaluator-xyz': not found on PATH") == true, "\(missing.rationale ?? "")")
         let crash = try #require(command(["sh", "-c", "kill -SEGV $$"]))
         #expect(crash.evaluatorError && crash.rationale?.contains("crashed") == true)
         let hang = try #require(command(["sh", "-c", "sleep 30"], timeout: 0.3))

@@ -50,9 +50,7 @@ public struct CommandEvaluator: Evaluator {
         let program = config.argv.first ?? ""
         let stderr = output.stderr.isEmpty ? "" : "; stderr: \(abbreviate(output.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))"
         guard output.status == 0 else {
-            // The command runs through /usr/bin/env, which exits 127 when the program is not on PATH.
-            let missing = output.status == 127 ? " (not found: is it installed and on PATH?)" : ""
-            return .evaluatorError(name, rationale: "evaluator error: '\(program)' exited with status \(output.status)\(missing)\(stderr)")
+            return .evaluatorError(name, rationale: "evaluator error: '\(program)' exited with status \(output.status)\(stderr)")
         }
         let text = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
