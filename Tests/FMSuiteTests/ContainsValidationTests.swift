@@ -8,8 +8,6 @@ import Testing
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    expect: { not: { contains: \"\" } }\n", 5, 20, "substring 1 of 1 is empty"),
 ] as [(String, Int, Int, String)])
 func emptyContainsSubstringsAreLocatedErrors(text: String, line: Int, column: Int, message: String) throws {
-    let diagnostics = loadSuite(text).diagnostics
-    let match = try #require(diagnostics.first { $0.message.contains(message) }, "\(diagnostics)")
-    #expect(match.location.line == line && match.location.column == column, "\(match)")
+    let match = try expectLocatedDiagnostic(text, message, line: line, column: column)
     #expect(match.description.hasPrefix("s.yaml:\(line):\(column): error: "))
 }

@@ -19,9 +19,7 @@ import FMEvaluate
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    knownIssue: { reason: r, variants: [] }\n", 5, 40, "knownIssue variants is empty"),
 ] as [(String, Int, Int, String)])
 func knownIssueErrorsAreLocated(text: String, line: Int, column: Int, message: String) throws {
-    let diagnostics = loadSuite(text).diagnostics
-    let found = try #require(diagnostics.first { $0.message.contains(message) }, "no '\(message)' in \(diagnostics)")
-    #expect(found.location.line == line && found.location.column == column, "\(found)")
+    try expectLocatedDiagnostic(text, message, line: line, column: column)
 }
 
 @Test func knownIssuesLayerCaseOverVariantOverSuite() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import FMSuite
 
 /// A fresh temporary folder holding `files` (relative path → contents).
@@ -15,6 +16,17 @@ func makeFolder(_ files: [String: String]) throws -> URL {
 /// Loads suite text as `file` with no referenced files.
 func loadSuite(_ text: String, file: String = "s.yaml") -> (suite: Suite?, diagnostics: [Diagnostic]) {
     SuiteLoader.load(text: text, file: file)
+}
+
+/// The diagnostic loading `text` reports with `message` in it, after checking that it stands at `line`:`column`.
+@discardableResult
+func expectLocatedDiagnostic(_ text: String, _ message: String, line: Int, column: Int,
+                             sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Diagnostic {
+    let diagnostics = loadSuite(text).diagnostics
+    let found = try #require(diagnostics.first { $0.message.contains(message) }, "no '\(message)' in \(diagnostics)",
+                             sourceLocation: sourceLocation)
+    #expect(found.location.line == line && found.location.column == column, "\(found)", sourceLocation: sourceLocation)
+    return found
 }
 
 /// The package root, found from this source file.

@@ -56,10 +56,7 @@ import Testing
     ("suite: x\nengine: scripted\ncases:\n  - id: a\n    prompt: hi\n    script: [ { toolCalls: [ { name: ghost } ] } ]\n", 4, 5, "calls tool 'ghost'"),
 ] as [(String, Int, Int, String)])
 func validationErrorsAreLocated(text: String, line: Int, column: Int, message: String) throws {
-    let diagnostics = loadSuite(text).diagnostics
-    let match = diagnostics.first { $0.message.contains(message) }
-    let found = try #require(match, "no '\(message)' in \(diagnostics)")
-    #expect(found.location.line == line && found.location.column == column, "\(found)")
+    let found = try expectLocatedDiagnostic(text, message, line: line, column: column)
     #expect(found.description.hasPrefix("s.yaml:\(line):\(column): error: "))
 }
 
