@@ -62,8 +62,13 @@ struct RunCommand: Command {
     at least once a second, and each failing case is printed above it, cut to the terminal's width
     (COLUMNS, else the terminal's, else 100). Logs, pipes and CI=true get one whole line per case instead.
 
-    Exit codes: 0 every gate holds · 1 a gate failed or a rerun diverged · 2 invalid input · 3 an engine or
-    infrastructure error (a case in `error`, an engine that cannot start).
+    A case marked `knownIssue` in its suite that still fails is reported as a known issue and does not fail
+    the run; one that passes again fails it ("known issue no longer reproduces").
+
+    Exit codes: 0 every gate holds (known issues may still reproduce) · 1 a gate failed, a known issue no
+    longer reproduces, or a rerun diverged · 2 invalid input (also: nothing selected, an unwritable output
+    path) · 3 an engine or infrastructure error (a case in `error`, an evaluator that could not run, an engine
+    that cannot start, a corrupted cached model).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {

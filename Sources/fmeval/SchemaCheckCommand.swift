@@ -17,6 +17,11 @@ struct SchemaCheckCommand: Command {
     additionalProperties, minimum, maximum, minItems, maxItems, pattern, anyOf. Every violation is
     reported, not just the first. Use - for either file to read standard input.
 
+    A pattern must match the whole string (as Foundation Models' pattern guide enforces it when
+    generating), not just a part of it as plain JSON Schema would; patterns outside the supported
+    subset (docs/guided-generation.md) are refused when the schema is read. Integers are compared
+    exactly, also beyond 2^53.
+
     EXIT CODES: 0 valid · 1 violations found · 2 unreadable file, malformed JSON or invalid schema.
     """
 
