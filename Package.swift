@@ -28,7 +28,7 @@ let package = Package(
         // Evaluators, metrics, statistics.
         .target(name: "FMEvaluate", dependencies: ["FMCore"]),
         // Runner: expansion, attempts, repeats, gates, results.
-        .target(name: "FMRun", dependencies: ["FMCore", "FMSuite", "FMSession", "FMEngines", "FMEvaluate", "FMEmbedded"]),
+        .target(name: "FMRun", dependencies: ["FMCore", "FMSuite", "FMSession", "FMEngines", "FMEvaluate"]),
         // JSON results, JUnit XML, HTML, terminal, comparison.
         .target(name: "FMReport", dependencies: ["FMCore", "FMEvaluate", "FMRun"]),
         // The command-line tool.

@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 
 /// The local model cache: finds the default model, or downloads, verifies and installs it.

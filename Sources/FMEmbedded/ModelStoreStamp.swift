@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 
 /// What the cache remembers about the model file it last verified: size, modification time, inode and

@@ -1,6 +1,5 @@
 import Foundation
 import FMCore
-import FMEmbedded
 
 /// Recorded engine calls: the replay engine's input, the `--record` output.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import FMCore
-import FMEmbedded
 import FMSuite
 
 /// The definition hash of an expanded case: what `--resume` and `--retry-errors` compare to decide

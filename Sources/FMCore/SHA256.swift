@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// SHA-256 (FIPS 180-4), streaming; used to verify downloaded models without CryptoKit.
+/// SHA-256 (FIPS 180-4), streaming, without CryptoKit: model verification, cassette keys, case definition hashes.
 public struct SHA256 {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
