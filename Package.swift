@@ -27,18 +27,20 @@ let package = Package(
         .target(name: "FMSuite", dependencies: ["FMCore", "FMEvaluate"]),
         // Evaluators, metrics, statistics.
         .target(name: "FMEvaluate", dependencies: ["FMCore"]),
-        // Runner: expansion, attempts, repeats, gates, results.
-        .target(name: "FMRun", dependencies: ["FMCore", "FMSuite", "FMSession", "FMEngines", "FMEvaluate"]),
-        // JSON results, JUnit XML, HTML, terminal, comparison.
-        .target(name: "FMReport", dependencies: ["FMCore", "FMEvaluate", "FMRun"]),
+        // Results model, its versioned JSON codec, the journal, the ResultStore seam.
+        .target(name: "FMResults", dependencies: ["FMCore", "FMEvaluate"]),
+        // Runner: expansion, attempts, repeats, gates.
+        .target(name: "FMRun", dependencies: ["FMCore", "FMSuite", "FMSession", "FMEngines", "FMEvaluate", "FMResults"]),
+        // JUnit XML, HTML, terminal, comparison, merge: reads results only (never the runner or engines).
+        .target(name: "FMReport", dependencies: ["FMCore", "FMEvaluate", "FMResults"]),
         // The command-line tool.
         .executableTarget(
             name: "fmeval",
-            dependencies: ["FMCore", "FMGrammar", "FMEmbedded", "FMSession", "FMEngines", "FMSuite", "FMEvaluate", "FMRun", "FMReport"]
+            dependencies: ["FMCore", "FMGrammar", "FMEmbedded", "FMSession", "FMEngines", "FMSuite", "FMEvaluate", "FMResults", "FMRun", "FMReport"]
         ),
 
         // Harness throughput benchmark: replayed cases per second (see Sources/fmeval-bench-harness).
-        .executableTarget(name: "fmeval-bench-harness", dependencies: ["FMRun"]),
+        .executableTarget(name: "fmeval-bench-harness", dependencies: ["FMRun", "FMResults"]),
 
         .testTarget(name: "FMCoreTests", dependencies: ["FMCore"]),
         .testTarget(name: "FMGrammarTests", dependencies: ["FMGrammar", "FMCore"]),
@@ -46,8 +48,8 @@ let package = Package(
         .testTarget(name: "FMSessionTests", dependencies: ["FMSession", "FMEngines", "FMCore"]),
         .testTarget(name: "FMEvaluateTests", dependencies: ["FMEvaluate", "FMCore"]),
         .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore"]),
-        .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"]),
-        .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMRun", "FMEvaluate", "FMCore"]),
+        .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMResults", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"]),
+        .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "CLITests", dependencies: ["FMCore"], exclude: ["fixtures"]),
     ],
     swiftLanguageModes: [.v5]

@@ -1,5 +1,5 @@
 import FMEvaluate
-import FMRun
+import FMResults
 
 /// A paired A/B comparison: the same cases under two variants of one run, or in two result files.
 public struct ABComparison: Codable, Sendable {

@@ -1,5 +1,5 @@
 import FMEvaluate
-import FMRun
+import FMResults
 
 /// How a case changed between a baseline run and the current one (`--baseline`, `fmeval compare`).
 public enum BaselineChange: String, Codable, CaseIterable, Sendable {

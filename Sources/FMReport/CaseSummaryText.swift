@@ -1,6 +1,6 @@
 import Foundation
 import FMEvaluate
-import FMRun
+import FMResults
 
 /// Plain-text descriptions of a case shared by the JUnit, terminal and HTML reports.
 public enum CaseSummaryText {

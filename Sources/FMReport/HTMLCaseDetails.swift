@@ -1,7 +1,7 @@
 import Foundation
 import FMCore
 import FMEvaluate
-import FMRun
+import FMResults
 
 /// One case's details in the HTML report: outcome, then every attempt with its transcript, metrics,
 /// violations per keyword, error and usage. Cases that do not hold their gate start open.

@@ -1,5 +1,5 @@
 import FMEvaluate
-import FMRun
+import FMResults
 
 /// The order the HTML report lists cases in, so it opens on what failed: failed, error, flaky, known
 /// issue, then passed; cases of one status keep their order in the results.

@@ -1,6 +1,6 @@
 import Foundation
 import FMEvaluate
-import FMRun
+import FMResults
 
 /// The comparison sections of the HTML report: baseline diff, A/B views and confusion matrices.
 enum HTMLComparisons {

@@ -1,6 +1,6 @@
 import Foundation
 import FMEvaluate
-import FMRun
+import FMResults
 
 /// Known issues in the HTML report: the reason and a link to where the issue is tracked.
 enum HTMLKnownIssue {

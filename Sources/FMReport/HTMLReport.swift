@@ -1,5 +1,5 @@
 import Foundation
-import FMRun
+import FMResults
 
 /// The self-contained HTML report: inline CSS, script and SVG, no network, summary readable without script.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import FMRun
+import FMResults
 
 /// JUnit XML (Apache Ant schema, `reference/junit/JUnit.xsd`) from a results document.
 ///

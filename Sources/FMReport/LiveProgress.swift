@@ -1,5 +1,5 @@
 import Foundation
-import FMRun
+import FMResults
 
 /// What `fmeval run` shows while cases run.
 ///

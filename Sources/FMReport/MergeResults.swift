@@ -1,6 +1,6 @@
 import Foundation
 import FMEvaluate
-import FMRun
+import FMResults
 
 /// Combines the results of several shards (or partial runs) of one configuration into one document.
 ///

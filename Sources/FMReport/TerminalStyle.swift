@@ -1,5 +1,5 @@
 import Foundation
-import FMRun
+import FMResults
 
 /// How terminal output looks: ANSI colours or none, and the width lines are cut to (none in logs).
 public struct TerminalStyle: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import FMRun
+import FMResults
 
 /// The lines fmeval prints while and after running: progress, one line per case, the final summary,
 /// and the baseline and A/B tables. Pure functions, so they are tested without a terminal.

@@ -1,5 +1,6 @@
 import Foundation
 import FMCore
+import FMResults
 import FMSuite
 
 /// The definition hash of an expanded case: what `--resume` and `--retry-errors` compare to decide

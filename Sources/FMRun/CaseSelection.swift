@@ -1,5 +1,6 @@
 import Foundation
 import FMCore
+import FMResults
 import FMSuite
 
 /// What selects nothing, said plainly: folders without suites, a `--filter` that matches no case (with

@@ -1,5 +1,6 @@
 import Foundation
 import FMCore
+import FMResults
 import FMEngines
 import FMEvaluate
 import FMSuite

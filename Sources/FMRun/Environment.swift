@@ -1,5 +1,6 @@
 import Foundation
 import FMCore
+import FMResults
 
 extension Fingerprint {
     /// The fingerprint of this machine and build for a run on `engine`.

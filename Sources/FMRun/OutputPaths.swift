@@ -1,4 +1,5 @@
 import Foundation
+import FMCore
 
 /// Checks, before anything runs, that the files a run will write can be written, so that a bad
 /// `--out`, `--json`, `--junit` or `--html` is an exit-2 error in one line instead of a failure after
@@ -21,7 +22,7 @@ public enum OutputPaths {
         do {
             try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw RunnerError.invalidInput("\(flag): cannot create the folder \(folder) for \(path): \(reason(of: error)); choose a writable path")
+            throw RunnerError.invalidInput("\(flag): cannot create the folder \(folder) for \(path): \(FileErrors.reason(of: error)); choose a writable path")
         }
         let probe = (folder as NSString).appendingPathComponent(".fmeval-write-check-\(getpid())-\(UUID().uuidString.prefix(8))")
         let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
@@ -44,18 +45,5 @@ public enum OutputPaths {
             current = (current as NSString).deletingLastPathComponent
         }
         return nil
-    }
-
-    /// One line for a file-system error: the operating system's reason when there is one, never a
-    /// dump of the error's dictionary.
-    public static func reason(of error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
-        let first = nsError.localizedDescription.split(separator: "\n").first.map(String.init) ?? ""
-        return first.isEmpty ? "error \(nsError.code)" : first
     }
 }

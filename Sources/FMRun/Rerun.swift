@@ -1,4 +1,5 @@
 import FMEvaluate
+import FMResults
 
 /// `--last-failed` / `--retry-errors`: run again some cases of an earlier results document.
 public struct Rerun: Sendable {

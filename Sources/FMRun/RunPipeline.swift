@@ -1,5 +1,6 @@
 import Foundation
 import FMCore
+import FMResults
 import FMEngines
 import FMEvaluate
 import FMSuite
@@ -148,7 +149,7 @@ public enum RunPipeline {
         var carried = plan.carried
         var previous: RunInfo?
         if let resume = request.resume {
-            let read = try ResultsJournal.readForResume(path: resume)
+            let read = try RunnerError.fromResults { try ResultsJournal.readForResume(path: resume) }
             if let note = read.note { notice(note) }
             let wanted = Set(plan.cases.map(\.id))
             carried = read.cases.filter { wanted.contains($0.id) }
@@ -190,7 +191,9 @@ public enum RunPipeline {
             info.finishedAt = nil
             info.durationMs = nil
         }
-        let journal = try ResultsJournal(path: ResultsJournal.path(for: request.resultsPath), run: info, carried: carried)
+        let journal = try RunnerError.fromResults {
+            try ResultsJournal(path: ResultsJournal.path(for: request.resultsPath), run: info, carried: carried)
+        }
         let runner = Runner(options: plan.options, provider: engines.provider(for:), environment: engines.environment(for:))
         let finished = try runner.run(pending, journal: journal, progress: progress, started: started)
         try engines.saveRecording()
@@ -199,10 +202,11 @@ public enum RunPipeline {
         info.durationMs = earlierDuration + Date().timeIntervalSince(startTime) * 1000
         let result = RunResult(run: info, cases: all, skipped: plan.skipped + notRun(pending, finished: finished),
                                classifications: Runner.classifications(of: plan.known, results: all))
+        let store = ResultsFileStore(path: request.resultsPath, caseTexts: journal.caseTexts)
         do {
-            try write(result, to: request.resultsPath, caseTexts: journal.caseTexts)
-        } catch RunnerError.infrastructure(let message) {
-            throw RunnerError.infrastructure("\(message); every finished case is kept in the journal \(journal.path): "
+            try store.save(result)
+        } catch let error as ReportError {
+            throw RunnerError.infrastructure("\(error.message); every finished case is kept in the journal \(journal.path): "
                 + "fix the path and finish with --resume \(journal.path)")
         }
         journal.finish()
@@ -250,24 +254,6 @@ public enum RunPipeline {
             guard before.name != now.name || before.model != now.model || !hashesAgree else { continue }
             throw RunnerError.invalidInput("--retry-errors: \(rerun.path) ran \(item.id) on \(before) but this run would use \(now); "
                 + "retry with the --engine and --model of that run so the merged results hold one configuration")
-        }
-    }
-
-    /// Writes `result` atomically: one line per top-level key and one line per case. `caseTexts`, when
-    /// given, is the JSON text of each of `result.cases` already written to the journal (reused, not re-encoded).
-    public static func write(_ result: RunResult, to path: String, caseTexts: [String]? = nil) throws {
-        do {
-            let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let cases = try caseTexts ?? result.cases.map { try ContentEncoder.jsonText($0) }
-            var text = "{\n\"version\": \(result.version),\n\"run\": " + (try ContentEncoder.jsonText(result.run))
-            text += ",\n\"summary\": " + (try ContentEncoder.jsonText(result.summary))
-            text += ",\n\"cases\": [\n" + cases.joined(separator: ",\n") + "\n]"
-            text += ",\n\"skipped\": " + (try ContentEncoder.jsonText(result.skipped))
-            text += ",\n\"classifications\": " + (try ContentEncoder.jsonText(result.classifications)) + "\n}\n"
-            try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-            throw RunnerError.infrastructure("cannot write results to \(path): \(OutputPaths.reason(of: error))")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import FMCore
 import FMEngines
+import FMResults
 import FMReport
 import FMRun
 

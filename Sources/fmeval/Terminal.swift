@@ -1,4 +1,5 @@
 import Foundation
+import FMResults
 import FMReport
 
 /// Standard output as a terminal: whether it is one, its width, and unbuffered writes for the live line.

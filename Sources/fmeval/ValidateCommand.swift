@@ -1,4 +1,5 @@
 import Foundation
+import FMResults
 import FMRun
 import FMSuite
 

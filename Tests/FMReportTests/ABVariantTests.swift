@@ -1,5 +1,5 @@
 import FMEvaluate
-import FMRun
+import FMResults
 import Testing
 @testable import FMReport
 

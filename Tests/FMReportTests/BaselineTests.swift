@@ -1,7 +1,7 @@
 import Testing
 import FMEvaluate
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 /// Baseline and current runs crafted so every change kind occurs exactly once.
 private func craftedPair() -> (RunResult, RunResult) {

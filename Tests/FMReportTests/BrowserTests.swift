@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 @Test(.enabled(if: xmllintRunnable && chromiumRunnable))
 func sampleReportsPassXmllintAndRenderInChromiumWithoutConsoleErrors() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 @Test func chartLabelsAreDrawnInFullWrappingLongOnes() {
     let long = "forum-anyof-tool-arguments@prompt-only-with-a-much-longer-variant-name-than-fits"

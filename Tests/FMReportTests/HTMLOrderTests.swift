@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FMEvaluate
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 /// Where each marker first occurs in `html` after `start`, in the order given; nil for a missing one.
 private func positions(of markers: [String], in html: String, after start: String) -> [Int?] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FMEvaluate
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 @Test(.enabled(if: xmllintRunnable)) func junitForEveryKindOfCaseValidatesAgainstTheXSD() throws {
     let xml = JUnitReport.render(sampleRun())

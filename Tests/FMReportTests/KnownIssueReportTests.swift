@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FMEvaluate
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 private let forum = KnownIssue(reason: "anyOf shown, not enforced <&>", url: "https://developer.apple.com/forums/thread/812501")
 

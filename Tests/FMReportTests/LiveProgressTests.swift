@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FMEvaluate
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 /// Everything a `LiveProgress` wrote, and a clock the test moves by hand.
 private final class Capture: @unchecked Sendable {

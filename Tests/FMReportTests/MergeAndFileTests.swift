@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FMEvaluate
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 /// Encodes a value canonically so two values can be compared for losslessness.
 private func canonical<T: Encodable>(_ value: T) throws -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FMEvaluate
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 /// Peak resident memory of this process so far, in MiB (`ru_maxrss` is in KiB on Linux).
 private func peakMemoryMiB() -> Double {

@@ -2,7 +2,7 @@ import Foundation
 import FMCore
 import FMEvaluate
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 /// Text a model might print that breaks naive reports.
 let hostileText = "<script>alert('pwned')</script> ]]> & \"q\" \u{1B}[31m\u{0}\u{8}\u{FFFE} \u{FFFD}\u{FFFD} 👩‍👩‍👧"

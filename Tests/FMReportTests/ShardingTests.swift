@@ -1,5 +1,5 @@
 import Testing
-@testable import FMRun
+@testable import FMResults
 
 /// A synthetic expansion: suites × variants × case ids.
 private let expandedCases: [(String, String?, String)] = {

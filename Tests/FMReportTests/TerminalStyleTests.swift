@@ -1,7 +1,7 @@
 import Testing
 import FMEvaluate
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 @Test func colourFollowsTheFlagNoColorTermAndTheTerminal() {
     let colors = TerminalStyle.colors

@@ -1,7 +1,7 @@
 import Testing
 import FMEvaluate
 @testable import FMReport
-@testable import FMRun
+@testable import FMResults
 
 @Test func progressLineShowsCountsBarAndClock() {
     let line = TerminalText.progress(done: 5, total: 40, passed: 3, failed: 1, errored: 1, elapsed: 67)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FMCore
 import FMEvaluate
+import FMResults
 @testable import FMRun
 
 private let threeCases = """

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FMCore
 import FMEvaluate
+import FMResults
 import FMRun
 
 /// An evaluator that cannot give a verdict makes the attempt an `error` (exit 3), never a model failure.

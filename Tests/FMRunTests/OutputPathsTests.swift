@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import FMCore
+import FMResults
 import FMRun
 
 /// Output paths are checked before anything runs, with one line naming the flag.
@@ -50,7 +52,7 @@ import FMRun
             NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC)),
             NSFilePathErrorKey: "/x/results.json",
         ])
-        #expect(OutputPaths.reason(of: error) == String(cString: strerror(ENOSPC)))
-        #expect(!OutputPaths.reason(of: CocoaError(.fileWriteUnknown)).contains("\n"))
+        #expect(FileErrors.reason(of: error) == String(cString: strerror(ENOSPC)))
+        #expect(!FileErrors.reason(of: CocoaError(.fileWriteUnknown)).contains("\n"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FMCore
+import FMResults
 import FMRun
 
 @Test func resultsRoundTripThroughJSON() throws {
@@ -40,8 +41,8 @@ import FMRun
     #expect(read.cases.map(\.caseID) == ["x", "y"])
 
     try Data("not a journal\n".utf8).write(to: URL(fileURLWithPath: path))
-    #expect(throws: RunnerError.self) { try ResultsJournal.read(path: path) }
-    #expect(throws: RunnerError.self) { try ResultsJournal.read(path: folder.appendingPathComponent("missing").path) }
+    #expect(throws: ReportError.self) { try ResultsJournal.read(path: path) }
+    #expect(throws: ReportError.self) { try ResultsJournal.read(path: folder.appendingPathComponent("missing").path) }
 }
 
 @Test func caseFilterTermsGlobsAndNegation() throws {
@@ -81,7 +82,7 @@ import FMRun
     """))
     let document = RunResult(run: runInfo(), cases: results)
     let path = folder.appendingPathComponent("results.json").path
-    try RunPipeline.write(document, to: path)
+    try ResultsFile.write(document, to: path)
     let decoded = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     #expect(decoded.cases.map(\.id) == results.map(\.id))
     #expect(decoded.cases[0].attempts[0].transcript == results[0].attempts[0].transcript)

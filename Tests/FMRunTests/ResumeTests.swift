@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FMCore
 import FMEvaluate
+import FMResults
 import FMRun
 
 /// `--resume` and `--retry-errors` keep an earlier verdict only for the case as it is defined now, on
@@ -68,7 +69,7 @@ import FMRun
         var (first, _) = try run(suite)
         first.cases[0].engine = EngineIdentity(name: "embedded", model: "SmolLM2-135M-Instruct", modelHash: "b179c9523d0e6a0f98a3")
         first.cases[1].definition = nil
-        try RunPipeline.write(first, to: resultsPath)
+        try ResultsFile.write(first, to: resultsPath)
         let (_, notices) = try run(suite, resume: resultsPath)
         let notice = try #require(notices.first)
         #expect(notice.hasPrefix("--resume: 2 of the 3 finished cases"))

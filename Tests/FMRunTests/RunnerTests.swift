@@ -3,6 +3,7 @@ import Testing
 import FMCore
 import FMEngines
 import FMEvaluate
+import FMResults
 import FMRun
 import FMSuite
 

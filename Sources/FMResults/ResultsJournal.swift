@@ -22,7 +22,7 @@ public final class ResultsJournal {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw RunnerError.invalidInput("cannot create the results journal \(path); check that the folder is writable")
+            throw ReportError("cannot create the results journal \(path); check that the folder is writable")
         }
         handle = try FileHandle(forWritingTo: url)
         try write(Array(#"{"journal":1,"run":"#.utf8) + ContentEncoder.jsonBytes(run) + Array("}\n".utf8))
@@ -99,7 +99,7 @@ public final class ResultsJournal {
     /// document, or a journal (a torn last line from a crash is ignored).
     public static func read(path: String) throws -> (run: RunInfo?, cases: [CaseResult]) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RunnerError.invalidInput("--resume: cannot read \(path); give the results file (or its .jsonl journal) of the interrupted run")
+            throw ReportError("--resume: cannot read \(path); give the results file (or its .jsonl journal) of the interrupted run")
         }
         let decoder = JSONDecoder()
         if let result = try? decoder.decode(RunResult.self, from: data) { return (result.run, result.cases) }
@@ -109,7 +109,7 @@ public final class ResultsJournal {
         for (number, line) in lines.enumerated() {
             if number == 0 {
                 guard let header = try? decoder.decode(JournalHeader.self, from: Data(line)) else {
-                    throw RunnerError.invalidInput("--resume: \(path) is neither a results file nor a results journal (line 1 is not a journal header)")
+                    throw ReportError("--resume: \(path) is neither a results file nor a results journal (line 1 is not a journal header)")
                 }
                 run = header.run
                 continue
@@ -119,7 +119,7 @@ public final class ResultsJournal {
             } catch where number == lines.count - 1 {
                 break
             } catch {
-                throw RunnerError.invalidInput("--resume: \(path) line \(number + 1) is not a finished case: \(error)")
+                throw ReportError("--resume: \(path) line \(number + 1) is not a finished case: \(error)")
             }
         }
         return (run, cases)
@@ -133,19 +133,4 @@ private struct JournalHeader: Codable {
 
 private struct JournalCase: Codable {
     var `case`: CaseResult
-}
-
-/// A run that cannot start or continue: bad input (exit 2) or infrastructure (exit 3).
-public enum RunnerError: Error, CustomStringConvertible, Equatable {
-    /// A suite, flag or file is wrong: exit 2.
-    case invalidInput(String)
-    /// An engine or the file system failed: exit 3.
-    case infrastructure(String)
-
-    /// The message.
-    public var description: String {
-        switch self {
-        case .invalidInput(let message), .infrastructure(let message): return message
-        }
-    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import FMCore
-import FMRun
 
 /// An error from reading or writing a report input or output; the message names the file and what to do.
 public struct ReportError: Error, CustomStringConvertible, Equatable {
@@ -66,13 +65,23 @@ public enum ResultsFile {
         throw ReportError("\(path): results format version \(version) is newer than this fmeval reads (\(RunResult.currentVersion)); upgrade fmeval")
     }
 
-    /// Writes `run` to `path` in the runner's own layout (one line per top-level key and per case),
-    /// creating the parent folder.
-    public static func write(_ run: RunResult, to path: String) throws {
+    /// Writes `run` atomically to `path`, creating the parent folder: one line per top-level key and one
+    /// line per case. `caseTexts`, when given, is the JSON text of each of `run.cases` already encoded
+    /// (the journal's lines, reused rather than encoded again).
+    public static func write(_ run: RunResult, to path: String, caseTexts: [String]? = nil) throws {
         do {
-            try RunPipeline.write(run, to: path)
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let cases = try caseTexts ?? run.cases.map { try ContentEncoder.jsonText($0) }
+            var text = "{\n\"version\": \(run.version),\n\"run\": " + (try ContentEncoder.jsonText(run.run))
+            text += ",\n\"summary\": " + (try ContentEncoder.jsonText(run.summary))
+            text += ",\n\"cases\": [\n" + cases.joined(separator: ",\n") + "\n]"
+            text += ",\n\"skipped\": " + (try ContentEncoder.jsonText(run.skipped))
+            text += ",\n\"classifications\": " + (try ContentEncoder.jsonText(run.classifications)) + "\n}\n"
+            try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            throw ReportError("\(error); check the folder exists and is writable", infrastructure: true)
+            throw ReportError("cannot write results to \(path): \(FileErrors.reason(of: error)); check the folder exists and is writable",
+                              infrastructure: true)
         }
     }
 
