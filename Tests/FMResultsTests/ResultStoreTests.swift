@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import FMCore
+import FMEvaluate
+import FMResults
+
+/// The results file store and the journal, on hand-built results (no runner involved).
+@Suite struct ResultStoreTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+
+    func attempt(_ outcome: AttemptOutcome, text: String) -> AttemptResult {
+        let transcript = Transcript(entries: [
+            .prompt(.init(id: "p", segments: [.text(.init(id: "p1", content: "hi"))])),
+            .response(.init(id: "r", segments: [.text(.init(id: "r1", content: text))])),
+        ])
+        return AttemptResult(index: 0, status: outcome, text: text, transcript: transcript,
+                             metrics: [outcome == .passed ? .passing("contains") : .failing("contains", rationale: "no")],
+                             durationMs: 12)
+    }
+
+    func run(_ outcomes: [AttemptOutcome]) -> RunResult {
+        let cases = outcomes.enumerated().map { index, outcome in
+            CaseResult(id: "s/c\(index)", suite: "s", caseID: "c\(index)", attempts: [attempt(outcome, text: "t\(index) \u{1F600} \"q\"")],
+                       durationMs: 12)
+        }
+        let fingerprint = Fingerprint(fmevalVersion: "test", engine: EngineIdentity(name: "scripted", model: "script"),
+                                      os: "os", cpu: "cpu", cpuCount: 2, architecture: "x86_64")
+        return RunResult(run: RunInfo(id: "run-1", startedAt: "2026-11-30T00:00:00Z", fingerprint: fingerprint), cases: cases)
+    }
+
+    @Test func aSavedRunReadsBackEqual() throws {
+        let path = folder.appendingPathComponent("nested/results.json").path
+        let store: ResultStore = ResultsFileStore(path: path)
+        let saved = run([.passed, .failed, .error])
+        try store.save(saved)
+        let loaded = try ResultsFile.load(path)
+        #expect(loaded.version == RunResult.currentVersion)
+        #expect(loaded.summary == saved.summary)
+        #expect(loaded.cases.map(\.id) == ["s/c0", "s/c1", "s/c2"])
+        #expect(loaded.cases.map(\.status) == saved.cases.map(\.status))
+        #expect(loaded.cases[0].attempts[0].text == "t0 \u{1F600} \"q\"")
+        #expect(loaded.cases[0].attempts[0].transcript == saved.cases[0].attempts[0].transcript)
+        #expect(store.location == path)
+    }
+
+    @Test func journalTextsAreReusedVerbatim() throws {
+        let path = folder.appendingPathComponent("results.json").path
+        let saved = run([.passed])
+        let texts = try saved.cases.map { try ResultsJournal.encode($0).text }
+        try ResultsFileStore(path: path, caseTexts: texts).save(saved)
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.contains("\n" + texts[0] + "\n]"))
+        #expect(try ResultsFile.load(path).cases.count == 1)
+    }
+
+    @Test func anUnwritableStoreIsAnInfrastructureErrorNamingThePath() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let blocker = folder.appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        let path = blocker.appendingPathComponent("results.json").path
+        let error = #expect(throws: ReportError.self) { try ResultsFileStore(path: path).save(run([.passed])) }
+        #expect(error?.isInfrastructure == true)
+        #expect(error?.message.contains(path) == true)
+    }
+
+    @Test func aNewerResultsVersionIsRefusedWithTheUpgradeHint() throws {
+        let text = #"{"version": 99, "run": {}, "summary": {}, "cases": []}"#
+        let error = #expect(throws: ReportError.self) { try ResultsFile.decode(Data(text.utf8), path: "old.json") }
+        #expect(error?.message.contains("upgrade fmeval") == true)
+        #expect(error?.isInfrastructure == false)
+    }
+
+    @Test func journalKeepsFinishedCasesAndIgnoresATornLastLine() throws {
+        let path = folder.appendingPathComponent("results.jsonl").path
+        let saved = run([.passed, .failed])
+        let journal = try ResultsJournal(path: path, run: saved.run, carried: [saved.cases[0]])
+        try journal.append(saved.cases[1])
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"case":{"id":"s/c"#.utf8))
+        try handle.close()
+        let read = try ResultsJournal.read(path: path)
+        #expect(read.run?.id == "run-1")
+        #expect(read.cases.map(\.id) == ["s/c0", "s/c1"])
+        #expect(throws: ReportError.self) { try ResultsJournal.read(path: folder.appendingPathComponent("missing").path) }
+    }
+}
