@@ -246,3 +246,17 @@ final class ChildRegistry: @unchecked Sendable {
         for pid in remaining { kill(-pid, SIGKILL) }
     }
 }
+
+extension ChildProcessError: ClassifiedError {
+    /// A program that cannot start is infrastructure.
+    public var failureClass: FailureClass { .infrastructure }
+
+    /// `ChildProcessError`.
+    public var domain: String { "ChildProcessError" }
+
+    /// `cannotStart`.
+    public var caseName: String { "cannotStart" }
+
+    /// The description.
+    public var failureMessage: String { description }
+}

@@ -59,3 +59,17 @@ extension GeneratedContent {
         return try? parser.parseDocument()
     }
 }
+
+extension GeneratedContent.ParsingError: ClassifiedError {
+    /// An unparsable or cut structure is the model's output.
+    public var failureClass: FailureClass { .modelBehavior }
+
+    /// `GeneratedContent.ParsingError`.
+    public var domain: String { "GeneratedContent.ParsingError" }
+
+    /// `parsingError`.
+    public var caseName: String { "parsingError" }
+
+    /// "line L, column C: message".
+    public var failureMessage: String { description }
+}

@@ -145,3 +145,30 @@ public enum LanguageModelSessionError: Error, Hashable, Sendable, CustomStringCo
         }
     }
 }
+
+extension LanguageModelError: ClassifiedError {
+    /// `rateLimited` and `timeout` are retryable infrastructure; every other case is infrastructure.
+    public var failureClass: FailureClass {
+        switch self {
+        case .rateLimited, .timeout: return .retryableInfrastructure
+        default: return .infrastructure
+        }
+    }
+
+    /// `LanguageModelError`.
+    public var domain: String { "LanguageModelError" }
+
+    /// The description.
+    public var failureMessage: String { description }
+}
+
+extension LanguageModelSessionError: ClassifiedError {
+    /// Session misuse is infrastructure.
+    public var failureClass: FailureClass { .infrastructure }
+
+    /// `LanguageModelSession.Error`, Apple's spelling.
+    public var domain: String { "LanguageModelSession.Error" }
+
+    /// The description.
+    public var failureMessage: String { description }
+}

@@ -1,4 +1,5 @@
 import FMCore
+import FMSession
 
 /// What an engine is built from: its name and the run's engine flags.
 public struct EngineConfiguration: Sendable, Hashable {
@@ -40,6 +41,8 @@ public protocol EngineProvider: AnyObject {
     var identity: EngineIdentity { get }
     /// An engine for one attempt.
     func engine(for attempt: AttemptContext) throws -> LanguageModelEngine
+    /// The session driver for one attempt (default: `engine(for:)` under `EngineSessionDriver`).
+    func sessionDriver(for attempt: AttemptContext) throws -> SessionDriver
 }
 
 /// An engine could not be set up (unknown name, missing model or cassette): exit 2 or 3.

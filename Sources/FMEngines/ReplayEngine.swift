@@ -78,6 +78,20 @@ public struct ReplayMiss: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
+extension ReplayMiss: ClassifiedError {
+    /// A missing recording is infrastructure: the cassette, not the model, is out of date.
+    public var failureClass: FailureClass { .infrastructure }
+
+    /// `ReplayMiss`.
+    public var domain: String { "ReplayMiss" }
+
+    /// `cassetteMiss`.
+    public var caseName: String { "cassetteMiss" }
+
+    /// The message.
+    public var failureMessage: String { message }
+}
+
 /// One engine instance shared by every attempt.
 final class SharedEngineProvider: EngineProvider {
     let shared: LanguageModelEngine

@@ -132,3 +132,17 @@ public struct ScriptError: Error, CustomStringConvertible, Hashable, Sendable {
     /// The message.
     public var description: String { message }
 }
+
+extension ScriptError: ClassifiedError {
+    /// A script that cannot be played is infrastructure.
+    public var failureClass: FailureClass { .infrastructure }
+
+    /// `ScriptError`.
+    public var domain: String { "ScriptError" }
+
+    /// `scriptError`.
+    public var caseName: String { "scriptError" }
+
+    /// The message.
+    public var failureMessage: String { message }
+}

@@ -29,12 +29,14 @@ public struct AttemptResult: Codable, Sendable {
     public var snapshotCount: Int
     /// Engine calls made (one per model turn, tool loop included).
     public var engineCalls: Int
+    /// Retries a retryable infrastructure failure took (nil: none; older results lack it).
+    public var retries: Int?
 
     /// Creates an attempt result.
     public init(index: Int, status: AttemptOutcome, text: String? = nil, output: GeneratedContent? = nil,
                 transcript: Transcript, usage: Usage = Usage(), metrics: [Metric] = [], violations: [Violation] = [],
                 error: AttemptError? = nil, durationMs: Double = 0, truncated: Bool = false, snapshotCount: Int = 0,
-                engineCalls: Int = 0) {
+                engineCalls: Int = 0, retries: Int? = nil) {
         self.index = index
         self.status = status
         self.text = text
@@ -48,13 +50,15 @@ public struct AttemptResult: Codable, Sendable {
         self.truncated = truncated
         self.snapshotCount = snapshotCount
         self.engineCalls = engineCalls
+        self.retries = retries
     }
 }
 
 /// An error recorded on an attempt: which kind, which case of it, and the full message.
 public struct AttemptError: Codable, Hashable, Sendable, Error {
     /// The error family: `LanguageModelError`, `LanguageModelSession.Error`, `SessionError`,
-    /// `GeneratedContent.ParsingError`, `ReplayMiss`, `ScriptError`, `EngineError`, `EvaluatorError` (docs/results-format.md).
+    /// `GeneratedContent.ParsingError`, `ReplayMiss`, `ScriptError`, `ChildProcessError`, `EngineError`, `EvaluatorError`
+    /// (docs/results-format.md).
     public var domain: String
     /// The case name within the family (for example `contextSizeExceeded`).
     public var caseName: String
@@ -62,12 +66,17 @@ public struct AttemptError: Codable, Hashable, Sendable, Error {
     public var message: String
     /// Whether an `error` expectation expected it (then the attempt can still pass).
     public var expected: Bool
+    /// Whose fault it was, as `class` in JSON (nil in results written before it was recorded).
+    public var failureClass: FailureClass?
+
+    private enum CodingKeys: String, CodingKey { case domain, caseName, message, expected, failureClass = "class" }
 
     /// Creates an attempt error.
-    public init(domain: String, caseName: String, message: String, expected: Bool = false) {
+    public init(domain: String, caseName: String, message: String, expected: Bool = false, failureClass: FailureClass? = nil) {
         self.domain = domain
         self.caseName = caseName
         self.message = message
         self.expected = expected
+        self.failureClass = failureClass
     }
 }

@@ -6,23 +6,28 @@ import FMEvaluate
 import FMSession
 import FMSuite
 
-/// Runs one attempt of a case: a session on a fresh engine, every turn, then the evaluators.
+/// Runs one attempt of a case: a session through the provider's driver, every turn, then the evaluators.
 struct AttemptExecutor {
     /// The case being run.
     let item: ExpandedCase
-    /// Where its engines come from.
+    /// Where its session drivers (and engines) come from.
     let provider: EngineProvider
     /// Judges and command evaluators' surroundings.
     let environment: EvaluationEnvironment
     /// The session configuration the case asks for.
     let configuration: SessionConfiguration
 
+    /// How retryable infrastructure failures are retried, and the clock that waits between tries.
+    let retry: (policy: RetryPolicy, clock: RetryClock)
+
     /// An executor for `item`.
-    init(item: ExpandedCase, provider: EngineProvider, environment: EvaluationEnvironment) {
+    init(item: ExpandedCase, provider: EngineProvider, environment: EvaluationEnvironment,
+         retry: RetryPolicy = .none, clock: RetryClock = .live) {
         self.item = item
         self.provider = provider
         self.environment = environment
         self.configuration = AttemptExecutor.configuration(for: item)
+        self.retry = (FailureDisposition.retryPolicy(retry, expected: item.expectations.contains { $0.expectsError }), clock)
     }
 
     /// What the session produced, before evaluation (also what determinism reruns compare).
@@ -33,6 +38,15 @@ struct AttemptExecutor {
         var stats = TurnStats()
         var error: AttemptError?
         var durationMs: Double = 0
+        var retries = 0
+
+        /// The outcome a driver recorded.
+        init(_ record: SessionRecord) {
+            text = record.text
+            content = record.content
+            transcript = record.transcript
+            stats = record.totals
+        }
 
         /// Output, tool trajectory and error in one comparable line.
         var signature: String {
@@ -53,32 +67,25 @@ struct AttemptExecutor {
         return configuration
     }
 
-    /// Runs the session for engine attempt number `engineAttempt`; never throws (errors are recorded).
+    /// Runs the session for engine attempt number `engineAttempt` through the provider's driver,
+    /// retrying retryable infrastructure failures; never throws (errors are recorded). The duration
+    /// is the last try's.
     func run(engineAttempt: Int) -> Outcome {
-        let started = DispatchTime.now()
-        var outcome = Outcome(transcript: Transcript())
-        var session: LanguageModelSession?
+        let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
+        let plan = SessionPlan(configuration: configuration, turns: item.turns ?? [item.prompt ?? ""])
+        var started = DispatchTime.now()
+        var retries = 0
+        var outcome: Outcome
         do {
-            let engine = try provider.engine(for: AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt))
-            let current = LanguageModelSession(engine: engine, configuration: configuration)
-            session = current
-            for prompt in item.turns ?? [item.prompt ?? ""] {
-                let offset = milliseconds(since: started)
-                do {
-                    let response = try current.respond(to: prompt)
-                    outcome.stats.accumulate(response.stats, offsetMs: offset)
-                    outcome.text = response.text
-                    outcome.content = response.content
-                } catch {
-                    outcome.stats.accumulate(current.lastTurnStats, offsetMs: offset)
-                    throw error
-                }
-            }
+            outcome = Outcome(try retry.policy.run(clock: retry.clock, onRetry: { _ in retries += 1 }) {
+                started = DispatchTime.now()
+                return try provider.sessionDriver(for: context).run(plan)
+            })
         } catch {
+            outcome = Outcome((error as? SessionDriverFailure)?.partial ?? SessionRecord())
             outcome.error = AttemptError(error)
-            outcome.text = outcome.stats.lastResponseText
         }
-        outcome.transcript = session?.transcript ?? Transcript()
+        outcome.retries = retries
         outcome.durationMs = milliseconds(since: started)
         return outcome
     }
@@ -94,8 +101,8 @@ struct AttemptExecutor {
             index: index, status: .passed, text: outcome.text, output: outcome.content, transcript: outcome.transcript,
             usage: outcome.stats.usage, violations: violations(of: outcome), error: error,
             durationMs: outcome.durationMs, truncated: outcome.stats.truncated, snapshotCount: snapshots,
-            engineCalls: outcome.stats.engineCalls)
-        if let error, !expectsError, !error.isModelBehavior {
+            engineCalls: outcome.stats.engineCalls, retries: outcome.retries > 0 ? outcome.retries : nil)
+        if let error, FailureDisposition.of(error, expected: expectsError) == .error {
             attempt.status = .error
             attempt.metrics = [.failing("error", rationale: "unexpected \(error.domain).\(error.caseName): \(error.message)")]
             return attempt
@@ -109,10 +116,12 @@ struct AttemptExecutor {
             snapshotCount: snapshots, truncated: outcome.stats.truncated)
         attempt.metrics = item.expectations.evaluate(subject, in: environment)
         if let broken = attempt.metrics.firstEvaluatorError {
-            attempt.status = .error
-            attempt.error = AttemptError(domain: "EvaluatorError", caseName: "evaluatorFailed",
-                                         message: "\(broken.name): \(broken.rationale ?? "the evaluator gave no verdict")")
-            return attempt
+            let failure = AttemptError(EvaluatorFailure("\(broken.name): \(broken.rationale ?? "the evaluator gave no verdict")"))
+            if FailureDisposition.of(failure, expected: false) == .error {
+                attempt.status = .error
+                attempt.error = failure
+                return attempt
+            }
         }
         if let error, !expectsError {
             attempt.metrics.insert(.failing("response", rationale: "\(error.domain).\(error.caseName): \(error.message)"), at: 0)
@@ -143,39 +152,4 @@ struct AttemptExecutor {
 /// Milliseconds from `start` until now.
 func milliseconds(since start: DispatchTime) -> Double {
     Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
-}
-
-extension AttemptError {
-    /// Whether the model's own output caused the error (unparsable or cut structure, endless tool calls,
-    /// ignoring toolCallingMode): the attempt then fails on its merits instead of counting as an
-    /// infrastructure error.
-    var isModelBehavior: Bool {
-        switch (domain, caseName) {
-        case ("GeneratedContent.ParsingError", _), ("SessionError", "toolCallLimitExceeded"),
-             ("SessionError", "toolCallingModeViolation"):
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// Classifies any error an attempt can end in.
-    init(_ error: Error) {
-        switch error {
-        case let error as LanguageModelError:
-            self.init(domain: "LanguageModelError", caseName: error.caseName, message: error.description)
-        case let error as LanguageModelSessionError:
-            self.init(domain: "LanguageModelSession.Error", caseName: error.caseName, message: error.description)
-        case let error as SessionError:
-            self.init(domain: "SessionError", caseName: error.caseName, message: error.description)
-        case let error as GeneratedContent.ParsingError:
-            self.init(domain: "GeneratedContent.ParsingError", caseName: "parsingError", message: error.description)
-        case let error as ReplayMiss:
-            self.init(domain: "ReplayMiss", caseName: "cassetteMiss", message: error.message)
-        case let error as ScriptError:
-            self.init(domain: "ScriptError", caseName: "scriptError", message: error.message)
-        default:
-            self.init(domain: "EngineError", caseName: "engineError", message: "\(error)")
-        }
-    }
 }

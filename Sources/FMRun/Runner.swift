@@ -15,13 +15,20 @@ public struct RunnerOptions: Sendable {
     public var checkDeterminism: Bool
     /// `--fail-fast`: start no new case once one fails the run (cases already running finish).
     public var failFast: Bool
+    /// How an attempt that ends in retryable infrastructure failure (rate limit, timeout) is tried again.
+    public var retry: RetryPolicy
+    /// What waits between retries (tests inject an instant one).
+    public var retryClock: RetryClock
 
-    /// Creates options; one job, no overrides.
-    public init(repeatOverride: Int? = nil, jobs: Int = 1, checkDeterminism: Bool = false, failFast: Bool = false) {
+    /// Creates options; one job, no overrides, the default retry policy.
+    public init(repeatOverride: Int? = nil, jobs: Int = 1, checkDeterminism: Bool = false, failFast: Bool = false,
+                retry: RetryPolicy = RetryPolicy(), retryClock: RetryClock = .live) {
         self.repeatOverride = repeatOverride
         self.jobs = jobs
         self.checkDeterminism = checkDeterminism
         self.failFast = failFast
+        self.retry = retry
+        self.retryClock = retryClock
     }
 }
 
@@ -106,7 +113,8 @@ public final class Runner {
     /// Runs every attempt of one case (and its determinism reruns) and decides its status.
     public func runCase(_ item: ExpandedCase) -> CaseResult {
         let started = DispatchTime.now()
-        let executor = AttemptExecutor(item: item, provider: provider(item), environment: environment(item))
+        let executor = AttemptExecutor(item: item, provider: provider(item), environment: environment(item),
+                                       retry: options.retry, clock: options.retryClock)
         let repeats = max(1, options.repeatOverride ?? item.repeatCount)
         var attempts: [AttemptResult] = []
         var signatures: [String] = []

@@ -44,3 +44,17 @@ public enum CommandRunner {
                              timedOut: outcome.timedOut, stdoutBytes: outcome.stdoutBytes, stdoutTruncated: outcome.stdoutTruncated)
     }
 }
+
+extension CommandRunner.Failure: ClassifiedError {
+    /// A command tool that cannot start is infrastructure.
+    public var failureClass: FailureClass { .infrastructure }
+
+    /// `ChildProcessError`, as for any program that cannot start.
+    public var domain: String { "ChildProcessError" }
+
+    /// `cannotStart`.
+    public var caseName: String { "cannotStart" }
+
+    /// The description.
+    public var failureMessage: String { description }
+}

@@ -119,3 +119,19 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension SessionError: ClassifiedError {
+    /// The loop guard and a broken toolCallingMode are the model's behaviour; a failed tool is infrastructure.
+    public var failureClass: FailureClass {
+        switch self {
+        case .toolCallLimitExceeded, .toolCallingModeViolation: return .modelBehavior
+        case .toolCallFailed: return .infrastructure
+        }
+    }
+
+    /// `SessionError`.
+    public var domain: String { "SessionError" }
+
+    /// The description.
+    public var failureMessage: String { description }
+}

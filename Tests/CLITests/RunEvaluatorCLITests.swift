@@ -54,6 +54,8 @@ import Testing
     let errored = try document.attempts("errors-are-not-failures")
     #expect(errored.map { $0["status"] as? String } == ["passed", "error"])
     #expect(try document.error("errors-are-not-failures", attempt: 1)["caseName"] as? String == "timeout")
+    #expect(try document.error("errors-are-not-failures", attempt: 1)["class"] as? String == "retryableInfrastructure")
+    #expect(errored.map { $0["retries"] as? Int } == [nil, 2], "a timeout is retried (default policy: 3 tries) before it is an error")
     let classification = try #require((document.document["classifications"] as? [[String: Any]])?.first)
     let summary = try #require(classification["summary"] as? [String: Any])
     #expect(summary["labels"] as? [String] == ["positive", "negative", "neutral"])

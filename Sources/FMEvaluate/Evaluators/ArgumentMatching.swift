@@ -80,3 +80,17 @@ extension ToolCallExpectation {
         return arguments.filter(isJudged).compactMap { $0.failure(in: call.arguments, toolName: call.name, judge: judge) }
     }
 }
+
+extension EvaluatorFailure: ClassifiedError {
+    /// An evaluator that cannot give a verdict is infrastructure: the attempt is an `error`, never a failure.
+    public var failureClass: FailureClass { .infrastructure }
+
+    /// `EvaluatorError`.
+    public var domain: String { "EvaluatorError" }
+
+    /// `evaluatorFailed`.
+    public var caseName: String { "evaluatorFailed" }
+
+    /// The message.
+    public var failureMessage: String { message }
+}

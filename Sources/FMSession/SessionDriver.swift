@@ -1,0 +1,85 @@
+import FMCore
+
+/// Runs one attempt's session: every prompt turn through a model and its tool loop, to a transcript.
+///
+/// The default, `EngineSessionDriver`, is fmeval's `LanguageModelSession` over a `LanguageModelEngine`.
+/// A backend that owns its tool loop (Apple's session on a Mac, a server-side agent) supplies its own;
+/// the runner scores whatever transcript and response it returns with the same evaluators.
+public protocol SessionDriver {
+    /// Runs `plan` to the end. Throws `SessionDriverFailure` (the classified error and what was
+    /// recorded before it); any other thrown error counts as one with nothing recorded.
+    func run(_ plan: SessionPlan) throws -> SessionRecord
+}
+
+/// What one attempt's session is made of: the set-up (instructions, tools and how to call them,
+/// options, schema, channel settings) and the prompt turns, in order.
+public struct SessionPlan: Sendable {
+    /// Instructions, tools, options, schema, constraint and prompt channels, limits.
+    public var configuration: SessionConfiguration
+    /// The prompts, one per turn.
+    public var turns: [String]
+
+    /// Creates a plan.
+    public init(configuration: SessionConfiguration, turns: [String]) {
+        self.configuration = configuration
+        self.turns = turns
+    }
+}
+
+/// What a session left: its transcript, the final response, and counters per turn.
+public struct SessionRecord: Sendable {
+    /// Every entry, instructions first.
+    public var transcript: Transcript
+    /// The final response text (for a structure, its JSON text); after a failure, the raw last response if any.
+    public var text: String?
+    /// The final structured response, when a schema was requested and it parsed.
+    public var content: GeneratedContent?
+    /// Counters of each turn that started, in order (the failed turn's included).
+    public var turns: [TurnStats]
+    /// Milliseconds from the session's start to each turn's start, parallel to `turns`.
+    public var turnOffsetsMs: [Double]
+
+    /// Creates a record.
+    public init(transcript: Transcript = Transcript(), text: String? = nil, content: GeneratedContent? = nil,
+                turns: [TurnStats] = [], turnOffsetsMs: [Double] = []) {
+        self.transcript = transcript
+        self.text = text
+        self.content = content
+        self.turns = turns
+        self.turnOffsetsMs = turnOffsetsMs
+    }
+
+    /// The counters over every turn (first-snapshot time measured from the session's start).
+    public var totals: TurnStats {
+        var total = TurnStats()
+        for (index, turn) in turns.enumerated() {
+            total.accumulate(turn, offsetMs: index < turnOffsetsMs.count ? turnOffsetsMs[index] : 0)
+        }
+        return total
+    }
+}
+
+/// A session that ended in an error: the error (classified as it classifies itself) and the partial record.
+public struct SessionDriverFailure: ClassifiedError {
+    /// The error that ended the session.
+    public var underlying: Error
+    /// What was recorded up to the error.
+    public var partial: SessionRecord
+
+    /// Creates a failure.
+    public init(_ underlying: Error, partial: SessionRecord) {
+        self.underlying = underlying
+        self.partial = partial
+    }
+
+    /// The underlying error's class.
+    public var failureClass: FailureClass { FailureClass.of(underlying) }
+    /// The underlying error's domain (`EngineError` for an unclassified one).
+    public var domain: String { (underlying as? ClassifiedError)?.domain ?? "EngineError" }
+    /// The underlying error's case name (`engineError` for an unclassified one).
+    public var caseName: String { (underlying as? ClassifiedError)?.caseName ?? "engineError" }
+    /// The underlying error's message.
+    public var failureMessage: String { (underlying as? ClassifiedError)?.failureMessage ?? "\(underlying)" }
+    /// The underlying error's Retry-After.
+    public var retryAfterSeconds: Double? { (underlying as? ClassifiedError)?.retryAfterSeconds }
+}
