@@ -18,30 +18,6 @@ public struct EvaluationEnvironment {
     }
 }
 
-extension Expectation {
-    /// The evaluator that checks this expectation.
-    public func evaluator(in environment: EvaluationEnvironment = EvaluationEnvironment()) -> any Evaluator {
-        switch self {
-        case .equals(let check): return EqualsEvaluator(check)
-        case .oneOf(let check): return OneOfEvaluator(check)
-        case .contains(let check): return ContainsEvaluator(check)
-        case .regex(let check): return RegexEvaluator(check)
-        case .not(let inner): return NotEvaluator(inner.evaluator(in: environment))
-        case .constraints(let check): return ConstraintsEvaluator(check)
-        case .toolCalls(let check):
-            // Only trajectories with naturalLanguage matchers need (and set up) a judge engine.
-            let judge = judgeEngines.isEmpty ? nil : environment.judgeEngine(check.judgeEngine).map { ModelJudge(engine: $0) }
-            return ToolCallsEvaluator(check, judge: judge)
-        case .error(let check): return ErrorEvaluator(check)
-        case .usage(let check): return UsageEvaluator(check)
-        case .latency(let check): return LatencyEvaluator(check)
-        case .snapshots(let check): return SnapshotsEvaluator(check)
-        case .judge(let config): return JudgeEvaluator(config, judge: environment.judgeEngine(config.engine).map { ModelJudge(engine: $0) })
-        case .command(let config): return CommandEvaluator(config, workingDirectory: environment.workingDirectory, commands: environment.commands)
-        }
-    }
-}
-
 extension Array where Element == Expectation {
     /// Every metric of every expectation for `subject`, in order.
     public func evaluate(_ subject: EvaluationSubject, in environment: EvaluationEnvironment = EvaluationEnvironment()) -> [Metric] {

@@ -147,7 +147,7 @@ public final class Runner {
     static func expectedLabel(of item: ExpandedCase) -> String? {
         guard let labels = enumLabels(of: item) else { return nil }
         for expectation in item.expectations {
-            if case .equals(let check) = expectation, check.path == nil, let label = check.value.stringValue, labels.contains(label) {
+            if let check = expectation.payload(as: EqualsExpectation.self), check.path == nil, let label = check.value.stringValue, labels.contains(label) {
                 return label
             }
         }

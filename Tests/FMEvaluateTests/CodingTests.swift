@@ -35,6 +35,7 @@ import Testing
         ]
         for expectation in all { #expect(try roundTrip(expectation) == expectation, "\(expectation.kind)") }
         #expect(Set(all.map(\.kind)).count == all.count)
+        #expect(Set(all.map(\.kind)) == Set(ExpectationRegistry.kinds.map { $0.keyword }), "every registered kind round-trips")
     }
 
     @Test func suiteShapeDecodesWithDefaults() throws {
@@ -46,7 +47,7 @@ import Testing
             """)
         #expect(decoded[0] == .toolCalls(TrajectoryExpectation(disallowed: [ToolCallExpectation("getCityInfo")])))
         #expect(decoded[1] == .constraints(ConstraintExpectation()))
-        guard case .toolCalls(let ordered) = decoded[2] else { Issue.record("not toolCalls"); return }
+        guard let ordered = decoded[2].payload(as: TrajectoryExpectation.self) else { Issue.record("not toolCalls"); return }
         #expect(ordered.ordered == [.call(ToolCallExpectation("getCityInfo", arguments: [.exact(argumentName: "city", value: "Paris")]))])
         #expect(ordered.metric == .allPass && !ordered.allowsAdditionalToolCalls)
     }

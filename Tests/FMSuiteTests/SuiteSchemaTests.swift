@@ -196,3 +196,12 @@ private extension GeneratedContent {
     #expect(Set(ArgumentMatcher.keywords) == keys("$defs/argumentMatcher/anyOf/0/properties"))
     for def in ["", "$defs/case/", "$defs/variant/"] { #expect(keys(def + "properties").contains("knownIssue"), "\(def)") }
 }
+
+@Test func theSchemaListsExactlyTheRegistrysKeywordsInOrder() throws {
+    let schema = try GeneratedContent(json: SuiteJSONSchema.text)
+    let properties = try #require(schema["$defs"]?["expectations"]?["properties"]?.orderedKeysIfObject)
+    #expect(properties == ExpectationRegistry.keywords)
+    for kind in ExpectationRegistry.kinds {
+        #expect(SuiteJSONSchema.text.contains(kind.jsonSchema.properties.replacingOccurrences(of: "\n", with: "\n        ")), "\(kind.keyword)")
+    }
+}

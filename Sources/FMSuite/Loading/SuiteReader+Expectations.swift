@@ -22,11 +22,7 @@ extension SuiteReader {
     }
 
     func expectation(_ entry: YAMLNode.Entry) -> Expectation? {
-        guard Expectation.kinds.contains(entry.name) else {
-            diagnostics.append(Diagnostic(entry.key.location, unknownKeyMessage(entry.name, known: Expectation.kinds) + " (an expectation kind)"))
-            return nil
-        }
-        guard let payload = desugar(kind: entry.name, entry.value) else { return nil }
+        guard let payload = expandedPayload(entry) else { return nil }
         let wrapped = YAMLNode(.mapping([YAMLNode.Entry(key: entry.key, value: payload)]), at: entry.key.location)
         guard let expectation = decode(Expectation.self, wrapped) else { return nil }
         let problems = expectation.problems
@@ -34,85 +30,23 @@ extension SuiteReader {
         return problems.isEmpty ? expectation : nil
     }
 
-    /// Rewrites suite shorthands into the Codable shape of each expectation kind.
-    func desugar(kind: String, _ value: YAMLNode) -> YAMLNode? {
-        func wrap(_ key: String, _ node: YAMLNode) -> YAMLNode {
-            YAMLNode(.mapping([YAMLNode.Entry(key: keyNode(key, at: node.location), value: node)]), at: node.location)
+    /// The payload of `{kind: payload}` with the kind's shorthand expanded; nil once the problem
+    /// (an unknown kind, with a did-you-mean over the registry's keywords) is reported.
+    func expandedPayload(_ entry: YAMLNode.Entry) -> YAMLNode? {
+        guard let kind = ExpectationRegistry.kind(named: entry.name) else {
+            diagnostics.append(Diagnostic(entry.key.location, unknownKeyMessage(entry.name, known: Expectation.kinds) + " (an expectation kind)"))
+            return nil
         }
-        func hasOnly(_ keys: Set<String>, requiring required: String) -> Bool {
-            guard let names = value.mapping?.map(\.name) else { return false }
-            return names.contains(required) && Set(names).isSubset(of: keys)
-        }
-        let textKeys: Set<String> = ["path", "ignoreCase"]
-        switch kind {
-        case "equals":
-            return hasOnly(textKeys.union(["value"]), requiring: "value") ? value : wrap("value", value)
-        case "oneOf":
-            return value.sequence != nil ? wrap("values", value) : value
-        case "contains":
-            if value.scalar != nil { return wrap("substrings", YAMLNode(.sequence([value]), at: value.location)) }
-            return value.sequence != nil ? wrap("substrings", value) : value
-        case "regex":
-            return value.scalar != nil ? wrap("pattern", value) : value
-        case "error":
-            if value.isNull { return YAMLNode(.mapping([]), at: value.location) }
-            return value.scalar != nil ? wrap("caseName", value) : value
-        case "command":
-            return value.sequence != nil ? wrap("argv", value) : value
-        case "snapshots":
-            guard value.scalar != nil, !value.isNull else { return value }
-            return YAMLNode(.mapping([YAMLNode.Entry(key: keyNode("minimum", at: value.location), value: value),
-                                      YAMLNode.Entry(key: keyNode("maximum", at: value.location), value: value)]), at: value.location)
-        case "schema", "constraints":
-            return constraintPayload(kind: kind, value)
-        case "not":
-            guard let pairs = value.mapping, pairs.count == 1, let inner = pairs.first else {
-                report(value, "not needs exactly one expectation inside, e.g. not: {contains: forbidden}")
-                return nil
-            }
-            guard Expectation.kinds.contains(inner.name) else {
-                diagnostics.append(Diagnostic(inner.key.location, unknownKeyMessage(inner.name, known: Expectation.kinds) + " (an expectation kind)"))
-                return nil
-            }
-            guard let payload = desugar(kind: inner.name, inner.value) else { return nil }
-            return YAMLNode(.mapping([YAMLNode.Entry(key: inner.key, value: payload)]), at: value.location)
-        case "toolCalls":
-            return trajectory(value)
-        default:
-            return value
-        }
+        return kind.expand(entry.value, keyword: entry.name, reader: self)
     }
 
     func keyNode(_ name: String, at location: SourceLocation) -> YAMLNode {
         YAMLNode(.scalar(YAMLScalar(text: name, style: .plain)), at: location)
     }
 
-    /// `constraints`/`schema` payloads; a schema given as a path is replaced by the file's nodes.
-    func constraintPayload(kind: String, _ value: YAMLNode) -> YAMLNode? {
-        if value.isNull { return YAMLNode(.mapping([]), at: value.location) }
-        let budgetKeys: Set<String> = ["schema", "maxViolations", "maxViolationsPerKeyword"]
-        var payload = value
-        if kind == "schema" {
-            if value.scalar != nil {
-                payload = YAMLNode(.mapping([YAMLNode.Entry(key: keyNode("schema", at: value.location), value: value)]), at: value.location)
-            } else if let names = value.mapping?.map(\.name), !Set(names).isSubset(of: budgetKeys) {
-                payload = YAMLNode(.mapping([YAMLNode.Entry(key: keyNode("schema", at: value.location), value: value)]), at: value.location)
-            }
-        }
-        guard var entries = payload.mapping else { return payload }
-        if let index = entries.firstIndex(where: { $0.name == "schema" }), case .string(let path)? = entries[index].value.scalar?.value {
-            guard let file = parseFile(path, at: entries[index].value, what: "\(kind) schema") else { return nil }
-            guard schema(file, "\(kind) schema") != nil else { return nil }
-            entries[index].value = file
-        } else if let index = entries.firstIndex(where: { $0.name == "schema" }) {
-            guard schema(entries[index].value, "\(kind) schema") != nil else { return nil }
-        }
-        return YAMLNode(.mapping(entries), at: payload.location)
-    }
-
     /// A `toolCalls` payload with suite shorthands expanded: a tool name alone for a call, and
     /// `arguments` as a mapping `{argument: matcher}` where a bare value means `exact`.
-    func trajectory(_ value: YAMLNode) -> YAMLNode? {
+    func trajectory(_ value: YAMLNode) -> YAMLNode {
         guard var entries = value.mapping else { return value }
         for index in entries.indices where ["ordered", "unordered", "disallowed"].contains(entries[index].name) {
             guard let items = entries[index].value.sequence else { continue }

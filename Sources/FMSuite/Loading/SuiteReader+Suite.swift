@@ -196,7 +196,7 @@ extension SuiteReader {
                     diagnostics.append(Diagnostic(item.location, "variant '\(variant.name)' prompt uses {{\(placeholder)}}, but case '\(item.id)' has no vars.\(placeholder)"))
                 }
             }
-            if (item.generating ?? suite.generating) == nil, (suite.defaults.expect + item.expect).contains(where: SuiteReader.needsRequestedSchema) {
+            if (item.generating ?? suite.generating) == nil, (suite.defaults.expect + item.expect).contains(where: \.needsRequestedSchema) {
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' checks constraints against the requested schema, but it generates free text; add 'generating:' or give the constraints a 'schema'"))
             }
             if case .turns(let lists)? = item.script, lists.count != (item.turns?.count ?? 1) {
@@ -228,15 +228,6 @@ extension SuiteReader {
             for name in names where defined.contains(name) && !only.contains(name) {
                 diagnostics.append(Diagnostic(location, "case '\(item.id)' knownIssue names variant '\(name)', but the case only runs under \(only.joined(separator: ", "))"))
             }
-        }
-    }
-
-    /// Whether an expectation checks violations of the schema the attempt requested.
-    static func needsRequestedSchema(_ expectation: Expectation) -> Bool {
-        switch expectation {
-        case .constraints(let check): return check.schema == nil
-        case .not(let inner): return needsRequestedSchema(inner)
-        default: return false
         }
     }
 

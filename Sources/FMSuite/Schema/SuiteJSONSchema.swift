@@ -5,8 +5,8 @@
 /// the reader rejects unknown keys. The reader stays the judge of what a suite means: files, tool
 /// names, variant references and templates are checked by `fmeval validate`, not by the schema.
 public enum SuiteJSONSchema {
-    /// The schema as JSON text: the suite, case and tool definitions here, the expectations in
-    /// `SuiteJSONSchema+Expectations.swift`.
+    /// The schema as JSON text: the suite, case and tool definitions here, the expectations assembled
+    /// from the registered kinds in `SuiteJSONSchema+Expectations.swift`.
     public static let text = [head, expectationDefinitions, tail].joined(separator: "\n")
 
     /// The schema up to the expectation definitions (inside `$defs`).

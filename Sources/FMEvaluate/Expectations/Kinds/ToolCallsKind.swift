@@ -1,0 +1,91 @@
+/// `toolCalls`: the tool calls follow a trajectory.
+extension TrajectoryExpectation: ExpectationKind {
+    /// `toolCalls`.
+    public static let keyword = "toolCalls"
+
+    /// Tool calls in `ordered`, `unordered` and `disallowed` may be written in the suite shorthand.
+    public static func expand<Reader: ExpectationReader>(_ node: Reader.Node, keyword: String, reader: Reader) -> Reader.Node? {
+        reader.expandToolCalls(node)
+    }
+
+    /// The `toolCalls` property and the `trajectory`, `toolCall` and `argumentMatcher` definitions.
+    public static var jsonSchema: ExpectationSchemaFragment {
+        ExpectationSchemaFragment(properties: #"""
+        "toolCalls": { "$ref": "#/$defs/trajectory" }
+        """#, definitions: #"""
+        "trajectory": {
+          "type": "object",
+          "description": "The tool calls follow a trajectory (Apple's TrajectoryExpectation).",
+          "additionalProperties": false,
+          "properties": {
+            "ordered": {
+              "type": "array", "description": "Positions that must occur in order: a call, or {anyOrder: [calls]}.",
+              "items": {
+                "anyOf": [
+                  { "$ref": "#/$defs/toolCall" },
+                  { "type": "object", "additionalProperties": false, "required": ["anyOrder"], "properties": { "anyOrder": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/toolCall" } } } }
+                ]
+              }
+            },
+            "unordered": { "type": "array", "items": { "$ref": "#/$defs/toolCall" }, "description": "Calls that must occur anywhere, each matched to a distinct call." },
+            "disallowed": { "type": "array", "items": { "$ref": "#/$defs/toolCall" }, "description": "A tool, or with matchers only matching calls, that must not be called." },
+            "allowsAdditionalToolCalls": { "type": "boolean", "description": "Default true; false fails on extra calls." },
+            "metric": { "enum": ["allPass", "percentagePass"], "description": "allPass (default) or percentagePass with minimumPercentage." },
+            "minimumPercentage": { "type": "number", "minimum": 0, "maximum": 1 },
+            "judgeEngine": { "type": "string", "description": "The engine judging naturalLanguage matchers." }
+          }
+        },
+        "toolCall": {
+          "description": "A tool's name, or {name, arguments?}.",
+          "anyOf": [
+            { "type": "string" },
+            {
+              "type": "object", "additionalProperties": false, "required": ["name"],
+              "properties": {
+                "name": { "type": "string" },
+                "arguments": { "type": "object", "description": "Argument name (or JSON pointer) to a matcher; a bare value means exact.", "additionalProperties": { "$ref": "#/$defs/argumentMatcher" } }
+              }
+            }
+          ]
+        },
+        "argumentMatcher": {
+          "anyOf": [
+            {
+              "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
+              "properties": {
+                "exact": { "description": "Equals this value." },
+                "keyOnly": { "const": true, "description": "Present, any value." },
+                "oneOf": { "type": "array", "minItems": 1 },
+                "range": { "type": "object", "additionalProperties": false, "properties": { "minimum": { "type": "number" }, "maximum": { "type": "number" } } },
+                "pattern": { "type": "string", "description": "A regular expression." },
+                "contains": { "type": "string" },
+                "hasPrefix": { "type": "string" },
+                "hasSuffix": { "type": "string" },
+                "naturalLanguage": { "type": "string", "description": "Criteria judged by a model." }
+              }
+            },
+            true
+          ]
+        }
+        """#)
+    }
+
+    /// The judge engine, when a `naturalLanguage` matcher needs one.
+    public var judgeEngines: [String?] {
+        let usesJudge = (ordered.flatMap(\.calls) + unordered + disallowed)
+            .flatMap(\.arguments)
+            .contains { if case .naturalLanguage = $0 { return true } else { return false } }
+        return usesJudge ? [judgeEngine] : []
+    }
+
+    /// A `ToolCallsEvaluator`; only trajectories with `naturalLanguage` matchers set up a judge.
+    public func evaluator(in environment: EvaluationEnvironment) -> any Evaluator {
+        let judge = judgeEngines.isEmpty ? nil : environment.judgeEngine(judgeEngine).map { ModelJudge(engine: $0) }
+        return ToolCallsEvaluator(self, judge: judge)
+    }
+}
+
+extension Expectation {
+    /// The tool calls follow a trajectory.
+    public static func toolCalls(_ check: TrajectoryExpectation) -> Expectation { Expectation(check) }
+}
