@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore"]),
         .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"]),
         .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMRun", "FMEvaluate", "FMCore"]),
-        .testTarget(name: "CLITests", dependencies: ["FMCore"], exclude: ["fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport"], exclude: ["fixtures"]),
     ],
     swiftLanguageModes: [.v5]
 )
