@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "FMResultsTests", dependencies: ["FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMResults", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"]),
         .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore"]),
-        .testTarget(name: "CLITests", dependencies: ["FMCore"], exclude: ["fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport", "FMResults"], exclude: ["fixtures"]),
     ],
     swiftLanguageModes: [.v5]
 )

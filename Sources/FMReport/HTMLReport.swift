@@ -1,6 +1,15 @@
 import Foundation
 import FMResults
 
+extension ReportFormat {
+    /// `--html FILE`: the self-contained HTML report, with the baseline and A/B sections when there are any.
+    public static let html = ReportFormat(
+        name: "html", help: "write the self-contained HTML report", needs: .results
+    ) { input in
+        Data(HTMLReport.render(input.results, baseline: input.baseline, comparisons: input.comparisons).utf8)
+    }
+}
+
 /// The self-contained HTML report: inline CSS, script and SVG, no network, summary readable without script.
 ///
 /// Every piece of model output and suite text passes through `HTMLEscaping`, so a response holding

@@ -1,6 +1,15 @@
 import Foundation
 import FMResults
 
+extension ReportFormat {
+    /// `--junit FILE`: JUnit XML, each failure noting its baseline change when there is a baseline.
+    public static let junit = ReportFormat(
+        name: "junit", help: "write JUnit XML (one testsuite per suite × variant)", needs: .results
+    ) { input in
+        Data(JUnitReport.render(input.results, baseline: input.baseline).utf8)
+    }
+}
+
 /// JUnit XML (Apache Ant schema, `reference/junit/JUnit.xsd`) from a results document.
 ///
 /// One `testsuite` per suite × variant and one `testcase` per case. A case that does not hold its gate

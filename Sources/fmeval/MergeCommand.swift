@@ -7,29 +7,30 @@ import FMRun
 /// `fmeval merge RESULTS.json...`: combine shard results into one results document plus reports.
 struct MergeCommand: Command {
     static let path = ["merge"]
-    static let summary = "Merge shard results files into one (plus JUnit/HTML)"
+    static let summary = "Merge shard results files into one (plus its reports: \(ReportFlags.flagList(providing: formats)))"
     static let help = """
-    USAGE: fmeval merge RESULTS.json... [--json OUT] [--junit FILE] [--html FILE]
+    USAGE: fmeval merge RESULTS.json... [--json OUT] \(ReportFlags.usage(providing: formats))
 
     Combines the results of 'fmeval run --shard I/N' (or any partial runs of one configuration) into one
     results document: every case kept unchanged, skipped lists united, classification matrices summed.
     Two results for the same case id are an error (the inputs overlap), as are runs of different engines
-    or models. A missing shard is reported as a warning.
+    or models. A missing shard is reported as a warning. Reports are made from the merged results.
 
     OPTIONS:
       --json OUT     write the merged results here (default: print them on standard output)
-      --junit FILE   write JUnit XML for the merged results
-      --html FILE    write the HTML report for the merged results
+    \(ReportFlags.optionLines(providing: formats, column: 15))
 
     Exit codes: the merged run's own: 0 every gate holds · 1 a gate failed · 3 a case errored;
     2 invalid input (an unreadable or invalid file, overlapping shards).
     """
 
+    /// What `merge` has for the report formats: the merged results document.
+    static let formats: Set<ReportFormat.Needs> = [.results]
+
     static func run(_ arguments: [String]) throws -> Int32 {
         var args = Arguments(arguments, command: "merge")
         let json = try args.option("--json")
-        let junit = try args.option("--junit")
-        let html = try args.option("--html")
+        let outputs = try ReportFlags.parseOutputs(&args, providing: formats)
         let files = try args.finish()
         guard !files.isEmpty else {
             throw CLIError.invalidInput("merge: give the results files to merge, e.g. 'fmeval merge shard-*.json --json merged.json'")
@@ -56,8 +57,8 @@ struct MergeCommand: Command {
         let announce: (String) -> Void = json == nil ? { printError($0) } : { print($0) }
         announce(TerminalText.summary(merged))
         if let json { announce("json: \(json)") }
-        try ReportFlags.write(merged, baseline: nil, comparisons: ABComparison.variants(of: merged),
-                              junit: junit, html: html, announce: announce)
+        try ReportFlags.write(outputs, input: ReportInput(results: merged, comparisons: ABComparison.variants(of: merged)),
+                              announce: announce)
         return merged.exitCode
     }
 }

@@ -3,31 +3,32 @@ import FMResults
 import FMReport
 import FMRun
 
-/// `fmeval report RESULTS.json [--junit FILE] [--html FILE]`: reports from an existing results file.
+/// `fmeval report RESULTS.json [--junit FILE] [--html FILE] …`: reports from an existing results file.
 struct ReportCommand: Command {
     static let path = ["report"]
-    static let summary = "Print the summary of a results file; write its JUnit XML and HTML report"
+    static let summary = "Print the summary of a results file; write its reports (\(ReportFlags.flagList(providing: formats)))"
     static let help = """
-    USAGE: fmeval report RESULTS.json [--junit FILE] [--html FILE]
+    USAGE: fmeval report RESULTS.json \(ReportFlags.usage(providing: formats))
 
     Reads a results document written by 'fmeval run' (or 'merge') and prints its terminal summary: the
-    counts, every case that failed its gate, and the A/B table of each suite run with variants. With
-    --junit or --html it also writes those reports, exactly as 'fmeval run' would have, so a report can be
-    made long after the run, on another machine.
+    counts, every case that failed its gate, and the A/B table of each suite run with variants. With a
+    report flag it also writes that report, exactly as 'fmeval run' would have, so a report can be made
+    long after the run, on another machine.
 
     OPTIONS:
-      --junit FILE   write JUnit XML (one testsuite per suite × variant)
-      --html FILE    write the self-contained HTML report
+    \(ReportFlags.optionLines(providing: formats, column: 15))
 
     Exit codes: the run's own: 0 every gate holds · 1 a gate failed · 3 a case errored; 2 invalid input
     (a missing or invalid results file, a bad flag); 3 also when a report cannot be written.
     """
 
+    /// What `report` has for the report formats: one results document.
+    static let formats: Set<ReportFormat.Needs> = [.results]
+
     static func run(_ arguments: [String]) throws -> Int32 {
         var args = Arguments(arguments, command: "report")
         var flags = ReportFlags()
-        flags.junit = try args.option("--junit")
-        flags.html = try args.option("--html")
+        flags.outputs = try ReportFlags.parseOutputs(&args, providing: formats)
         let files = try args.finish()
         guard files.count == 1 else {
             if files.isEmpty {

@@ -3,17 +3,25 @@ import FMResults
 import FMReport
 import FMRun
 
-/// The report and CI-gate flags of `fmeval run`: `--junit FILE --html FILE --baseline FILE
-/// --fail-on-regression --shard I/N`, and what happens with them after the run.
+/// One report asked for on the command line: a registered format and the file to write it to.
+struct ReportOutput {
+    /// The format (`ReportFormats.all`).
+    var format: ReportFormat
+    /// Where to write it.
+    var path: String
+}
+
+/// The report and CI-gate flags of `fmeval run`: a `--NAME FILE` for each results format in
+/// `ReportFormats` (`--junit`, `--html`, …), `--baseline FILE --fail-on-regression --shard I/N`, and
+/// what happens with them after the run. `report`, `merge` and `compare` take their report flags,
+/// help lines and writing from here too.
 ///
 /// RunCommand calls `parse(&args)` before `args.finish()`, `loadBaseline()` before running (so a bad
 /// baseline stops with exit 2 before anything executes), feeds `LiveProgress` from its progress
 /// callback, and returns `finish(result, baseline:)` as its exit code.
 struct ReportFlags {
-    /// Where to write JUnit XML, when asked.
-    var junit: String?
-    /// Where to write the HTML report, when asked.
-    var html: String?
+    /// The reports to write, in registry order.
+    var outputs: [ReportOutput] = []
     /// The prior results to classify cases against.
     var baselinePath: String?
     /// Exit 1 only for regressions and new failures against the baseline.
@@ -24,9 +32,7 @@ struct ReportFlags {
     var style = TerminalStyle.plain
 
     /// Flag help for `fmeval run --help`.
-    static let help = """
-      --junit FILE           write JUnit XML (one testsuite per suite × variant)
-      --html FILE            write a self-contained HTML report
+    static let help = ReportFlags.optionLines(providing: [.results], column: 23) + "\n" + """
       --baseline FILE        classify each case against a prior results file: regression, new-failure,
                              fixed, still-failing, unchanged
       --fail-on-regression   with --baseline: exit 1 only for regressions and new failures (0 otherwise)
@@ -37,8 +43,7 @@ struct ReportFlags {
     /// Reads the report flags out of `arguments`; throws exit-2 errors naming the flag.
     static func parse(_ arguments: inout Arguments) throws -> ReportFlags {
         var flags = ReportFlags()
-        flags.junit = try arguments.option("--junit")
-        flags.html = try arguments.option("--html")
+        flags.outputs = try parseOutputs(&arguments, providing: [.results])
         flags.baselinePath = try arguments.option("--baseline")
         flags.failOnRegression = arguments.flag("--fail-on-regression")
         if let text = try arguments.option("--shard") {
@@ -52,6 +57,31 @@ struct ReportFlags {
             throw CLIError.invalidInput("run: --fail-on-regression needs --baseline FILE (the results to compare against)")
         }
         return flags
+    }
+
+    /// The reports asked for among the formats a command with `provided` can write, in registry order.
+    static func parseOutputs(_ arguments: inout Arguments, providing provided: Set<ReportFormat.Needs>) throws -> [ReportOutput] {
+        try ReportFormats.available(providing: provided).compactMap { format in
+            try arguments.option(format.flag).map { ReportOutput(format: format, path: $0) }
+        }
+    }
+
+    /// `[--junit FILE] [--html FILE] …` for a USAGE line: the formats a command with `provided` writes.
+    static func usage(providing provided: Set<ReportFormat.Needs>) -> String {
+        ReportFormats.available(providing: provided).map { "[\($0.flag) FILE]" }.joined(separator: " ")
+    }
+
+    /// `--junit, --html, …`: the flags of the formats a command with `provided` writes, for a summary.
+    static func flagList(providing provided: Set<ReportFormat.Needs>) -> String {
+        ReportFormats.available(providing: provided).map(\.flag).joined(separator: ", ")
+    }
+
+    /// One OPTIONS line per format a command with `provided` writes, help text starting at `column`.
+    static func optionLines(providing provided: Set<ReportFormat.Needs>, column: Int) -> String {
+        ReportFormats.available(providing: provided).map { format in
+            let flag = "\(format.flag) FILE"
+            return "  " + flag + String(repeating: " ", count: max(2, column - flag.count)) + format.help
+        }.joined(separator: "\n")
     }
 
     /// The shard to give the runner, or nil for the whole run.
@@ -72,25 +102,21 @@ struct ReportFlags {
         print(TerminalText.styledSummary(run, style: style))
         if let comparison { print(TerminalText.baselineTable(comparison)) }
         for ab in abComparisons { print(ABText.terminal(ab)) }
-        try ReportFlags.write(run, baseline: comparison, comparisons: abComparisons, junit: junit, html: html)
+        try ReportFlags.write(outputs, input: ReportInput(results: run, baseline: comparison, comparisons: abComparisons))
         guard failOnRegression, let comparison else { return run.exitCode }
         return comparison.hasRegressions ? ExitCode.failed : ExitCode.ok
     }
 
-    /// Writes JUnit and HTML for `run` where paths are given, announcing each path written.
-    static func write(_ run: RunResult, baseline: BaselineComparison?, comparisons: [ABComparison],
-                      junit: String?, html: String?, announce: (String) -> Void = { print($0) }) throws {
-        do {
-            if let junit {
-                try ResultsFile.writeReport(Data(JUnitReport.render(run, baseline: baseline).utf8), to: junit)
-                announce("junit: \(junit)")
+    /// Writes each report of `outputs` from `input`, announcing each as `NAME: FILE`; an unwritable
+    /// file is exit 3, a report that cannot be made exit 2.
+    static func write(_ outputs: [ReportOutput], input: ReportInput, announce: (String) -> Void = { print($0) }) throws {
+        for output in outputs {
+            do {
+                try ResultsFile.writeReport(try output.format.render(input), to: output.path)
+            } catch let error as ReportError {
+                throw CLIError(message: error.message, exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)
             }
-            if let html {
-                try ResultsFile.writeReport(Data(HTMLReport.render(run, baseline: baseline, comparisons: comparisons).utf8), to: html)
-                announce("html: \(html)")
-            }
-        } catch let error as ReportError {
-            throw CLIError(message: error.message, exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)
+            announce("\(output.format.name): \(output.path)")
         }
     }
 

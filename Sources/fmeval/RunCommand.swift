@@ -11,7 +11,7 @@ struct RunCommand: Command {
     static let summary = "Run suites on an engine and write results (JSON; exit 1 when a gate fails)"
     static let help = """
     USAGE: fmeval run [PATH...] [--engine NAME] [--model FILE] [--variant NAME]... [--repeat N] [-j|--jobs N]
-                      [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] [--junit FILE] [--html FILE]
+                      [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] \(ReportFlags.usage(providing: [.results]))
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
                       [--resume FILE | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
                       [--check-determinism] [--color auto|always|never]
@@ -20,7 +20,7 @@ struct RunCommand: Command {
     before anything executes), runs every case × variant × repeat through a session on the engine, scores
     each attempt with the case's expectations, and writes the results document (docs/results-format.md).
     Each finished case is appended to FILE.jsonl at once, so a crash or Ctrl-C loses nothing finished.
-    Every output path (results, --junit, --html, --record) is checked before anything runs.
+    Every output path (results, \(ReportFlags.flagList(providing: [.results])), --record) is checked before anything runs.
     A run never passes by selecting nothing: a folder without suites, or a --filter that matches no case,
     is an error (exit 2) that names the closest case ids. A --shard that holds none of the selected cases
     says so and exits 0 (normal when a CI matrix has more shards than cases).
@@ -133,8 +133,8 @@ struct RunCommand: Command {
             }
             let baseline = try reports.loadBaseline()
             let resultsFlag = json.map { "--json \($0)" } ?? retryErrors.map { "--retry-errors \($0)" } ?? "--out \(out)"
-            let reportOutputs = [("--junit", reports.junit), ("--html", reports.html), ("--record", record)]
-            for (path, flag) in [(request.resultsPath, resultsFlag)] + reportOutputs.compactMap({ flag, path in path.map { ($0, "\(flag) \($0)") } }) {
+            let reportOutputs = reports.outputs.map { ($0.path, "\($0.format.flag) \($0.path)") }
+            for (path, flag) in [(request.resultsPath, resultsFlag)] + reportOutputs + (record.map { [($0, "--record \($0)")] } ?? []) {
                 try OutputPaths.check(path, flag: flag)
             }
             for note in plan.notes { print(note) }
