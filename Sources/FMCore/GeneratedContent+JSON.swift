@@ -168,11 +168,15 @@ extension GeneratedContent {
 }
 
 /// A coding key made from any string or index, for walking JSON of unknown shape.
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) {
+public struct AnyCodingKey: CodingKey, Sendable {
+    /// The key's text.
+    public var stringValue: String
+    /// The key's index, when it is one.
+    public var intValue: Int?
+    /// A key named `stringValue`.
+    public init(stringValue: String) { self.stringValue = stringValue }
+    /// A key for index `intValue`.
+    public init(intValue: Int) {
         self.stringValue = String(intValue)
         self.intValue = intValue
     }

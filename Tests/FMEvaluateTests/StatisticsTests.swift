@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import FMCore
 @testable import FMEvaluate
 
 @Suite struct StatisticsTests {
@@ -96,4 +98,18 @@ import Testing
         #expect(single.standardDeviation == nil && single.median == 3)
         #expect(MetricAggregate(name: "none", metrics: metrics).mean == nil)
     }
+}
+
+@Test func classificationMatrixEncodesInLabelOrderEveryTime() throws {
+    let labels = ["positive", "negative", "neutral", "mixed", "unknown"]
+    let observations = labels.map { ClassificationObservation(expected: $0, predicted: "negative") }
+    let summary = ClassificationSummary(labels: labels, observations: observations)
+    let text = try ContentEncoder.jsonText(summary)
+    let matrix = try #require(text.range(of: #""matrix":"#))
+    let rowOrder = labels.compactMap { text.range(of: "\"\($0)\":{", range: matrix.upperBound..<text.endIndex)?.lowerBound }
+    #expect(rowOrder.count == labels.count)
+    #expect(rowOrder == rowOrder.sorted())
+    #expect(text.contains(#""positive":{"positive":0,"negative":1,"neutral":0,"mixed":0,"unknown":0,"(out of enum)":0}"#))
+    let decoded = try JSONDecoder().decode(ClassificationSummary.self, from: Data(text.utf8))
+    #expect(decoded == summary)
 }

@@ -1,3 +1,5 @@
+import FMCore
+
 /// One classified attempt: the label the case expected and what the model produced.
 public struct ClassificationObservation: Codable, Equatable, Sendable {
     /// The expected label.
@@ -95,5 +97,39 @@ public struct ClassificationSummary: Codable, Equatable, Sendable {
     /// The count of attempts expecting `expected` that produced `predicted` (or `outOfEnum`).
     public func count(expected: String, predicted: String) -> Int {
         matrix[expected]?[predicted] ?? 0
+    }
+}
+
+extension ClassificationSummary {
+    /// Encodes like the synthesized form, but the matrix's rows and columns follow `labels` (then
+    /// `outOfEnum`, then any other key, sorted), so the same summary always writes the same bytes.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(labels, forKey: .labels)
+        let order = labels + [Self.outOfEnum]
+        try container.encode(OrderedObject(matrix.mapValues { OrderedObject($0, order: order) }, order: order), forKey: .matrix)
+        try container.encode(scores, forKey: .scores)
+        try container.encode(total, forKey: .total)
+        try container.encode(accuracy, forKey: .accuracy)
+        try container.encode(outOfEnumRate, forKey: .outOfEnumRate)
+        try container.encodeIfPresent(macroF1, forKey: .macroF1)
+        try container.encode(unknownExpectedLabels, forKey: .unknownExpectedLabels)
+    }
+}
+
+/// A string-keyed object encoded with its keys in a fixed order (the given ones first, then the rest sorted).
+private struct OrderedObject<Value: Encodable>: Encodable {
+    let values: [String: Value]
+    let keys: [String]
+
+    init(_ values: [String: Value], order: [String]) {
+        self.values = values
+        let listed = order.filter { values[$0] != nil }
+        self.keys = listed + values.keys.filter { !Set(listed).contains($0) }.sorted()
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        for key in keys { try container.encode(values[key], forKey: AnyCodingKey(stringValue: key)) }
     }
 }
