@@ -22,7 +22,7 @@ final class EngineSet {
             if !configurations.contains(configuration) { configurations.append(configuration) }
         }
         if request.record != nil && configurations.count > 1 {
-            let names = configurations.map { $0.name + ($0.model.map { " (\($0))" } ?? "") }
+            let names = configurations.map(\.summary)
             throw RunnerError.invalidInput("--record writes one engine's cassette, but these cases use \(names.joined(separator: ", ")); pick one with --engine")
         }
         for configuration in configurations {
@@ -38,8 +38,9 @@ final class EngineSet {
         primaryIdentity = first?.identity ?? EngineIdentity(name: request.engine ?? EngineRegistry.defaultEngine, model: request.model ?? "default")
     }
 
+    /// The configuration `item` runs on: name and options (see `EngineResolution`).
     static func configuration(for item: ExpandedCase, request: RunRequest) -> EngineConfiguration {
-        EngineConfiguration(name: request.engine ?? item.engine, model: request.model ?? item.model, cassette: request.cassette)
+        EngineResolution.resolve(item, request: request).configuration
     }
 
     /// The provider of `item`'s engine (created in `init`).
