@@ -108,7 +108,7 @@ public struct EngineDescriptor: Sendable {
             }
         }
         for spec in options where spec.isRequired && given[spec.name] == nil {
-            found.append(EngineOptionProblem(option: nil, message: "engine '\(name)' needs option '\(spec.name)' (\(spec.summary))"))
+            found.append(EngineOptionProblem(option: nil, message: "engine '\(name)' needs option '\(spec.name)': \(spec.summary)"))
         }
         return found
     }

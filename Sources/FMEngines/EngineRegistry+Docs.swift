@@ -11,8 +11,8 @@ extension EngineRegistry {
         for descriptor in descriptors {
             lines.append(pad + padded(descriptor.name) + descriptor.summary)
             for option in descriptor.options {
-                let flags = (option.isRequired ? "required " : "") + option.type.rawValue
-                lines.append(pad + String(repeating: " ", count: width + 2) + "\(option.name) (\(flags)): \(option.summary)")
+                let flags = option.type.rawValue + (option.isRequired ? ", required" : "")
+                lines.append(pad + "  \(option.name) (\(flags)): \(option.summary)")
             }
         }
         for engine in reserved {

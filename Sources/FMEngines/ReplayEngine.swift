@@ -32,7 +32,7 @@ public final class ReplayEngine: LanguageModelEngine {
     /// The registry entry: option `cassette` (required); one shared replay engine.
     static let descriptor = EngineDescriptor(
         name: "replay", summary: "answers from a cassette recorded with --record (fast, deterministic CI)",
-        options: [EngineOptionSpec("cassette", .string, "the cassette file to play: --cassette FILE (record one with --record FILE)", required: true)],
+        options: [EngineOptionSpec("cassette", .string, "the cassette to play (--cassette FILE; record one with --record FILE)", required: true)],
         build: { try provider($0) })
 
     /// The provider for `--engine replay --cassette FILE`: one shared replay engine.

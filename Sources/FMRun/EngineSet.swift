@@ -56,7 +56,10 @@ final class EngineSet {
         let directory = (item.location.file as NSString).deletingLastPathComponent
         return EvaluationEnvironment(judgeEngine: { [self] name in
             var configuration = EngineSet.configuration(for: item, request: request)
-            if let name { configuration = EngineConfiguration(name: name, model: nil, cassette: request.cassette) }
+            if let name {
+                let takesCassette = EngineRegistry.descriptor(named: name)?.option("cassette") != nil
+                configuration = EngineConfiguration(name: name, cassette: takesCassette ? request.cassette : nil)
+            }
             lock.lock()
             defer { lock.unlock() }
             if providers[configuration] == nil { providers[configuration] = try? EngineRegistry.provider(for: configuration) }

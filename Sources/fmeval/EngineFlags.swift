@@ -8,14 +8,17 @@ struct EngineFlags {
     /// The `--engine-option`s by key (a later one for the same key wins).
     var options: [String: GeneratedContent] = [:]
 
-    /// The help lines of both flags and the engine list, from the registry.
-    static let help = """
-      --engine NAME          the engine (default: each suite's `engine:`, else \(EngineRegistry.defaultEngine)); one of:
+    /// The help lines of both flags and the engine list, from the registry; `fallback` says what
+    /// `--engine` defaults to.
+    static func help(default fallback: String) -> String {
+        """
+      --engine NAME          the engine (default: \(fallback)); one of:
     \(EngineRegistry.helpText(indent: 25))
       --engine-option KEY=VALUE
-                             an option of the engine (repeatable), over the suite's `engine:` options; VALUE
+                             an option of the engine (repeatable), over any `engine:` options of the suite; VALUE
                              is read as JSON when it parses (8, true, "text", [1], {"a": 1}), else as text
     """
+    }
 
     /// Takes both flags out of `args`; a malformed `--engine-option` is an error naming the flag.
     static func parse(_ args: inout Arguments) throws -> EngineFlags {

@@ -29,13 +29,13 @@ struct RespondCommand: Command {
 
     --engine NAME answers through another engine instead (one session request, greedy): the reply is
     printed once it is complete, with --json as {"text", "content", "finishReason", "usage"}.
-    \(EngineFlags.help)
+    \(EngineFlags.help(default: EngineRegistry.defaultEngine))
       --model FILE           the embedded engine's model (its `model` option)
 
     EXIT CODES: 0 ok · 1 the structure was cut by --max-tokens or the context window · 2 missing PROMPT, bad flag,
     unreadable FILE, invalid schema, a generation guide the grammar cannot enforce
-    (unsupportedGenerationGuide) or prompt longer than the context · 3 the default model could not
-    be fetched or loaded.
+    (unsupportedGenerationGuide) or prompt longer than the context, an unknown engine or engine option
+    · 3 the default model could not be fetched or loaded, the engine failed or is not in this build.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {

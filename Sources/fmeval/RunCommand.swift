@@ -25,7 +25,7 @@ struct RunCommand: Command {
     says so and exits 0 (normal when a CI matrix has more shards than cases).
 
     OPTIONS:
-    \(EngineFlags.help)
+    \(EngineFlags.help(default: "each suite's `engine:`, else \(EngineRegistry.defaultEngine)"))
       --model FILE           the model for the engine (its `model` option); overrides each suite's `model:`
       --variant NAME         run only this variant (repeatable)
       --repeat N             attempts per case, replacing each case's `repeat`

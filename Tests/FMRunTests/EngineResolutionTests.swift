@@ -19,7 +19,7 @@ private func request(_ configure: (inout RunRequest) -> Void = { _ in }) -> RunR
     let problems = EngineResolution.problems(for: items, request: nil)
     #expect(problems == [
         "\(file):4:3: error: engine option 'cassete' is not an option of engine 'replay' (did you mean 'cassette'?)",
-        "\(file):3:3: error: engine 'replay' needs option 'cassette' (the cassette file to play: --cassette FILE (record one with --record FILE))",
+        "\(file):3:3: error: engine 'replay' needs option 'cassette': the cassette to play (--cassette FILE; record one with --record FILE)",
     ])
 }
 
