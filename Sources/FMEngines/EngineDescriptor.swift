@@ -87,6 +87,16 @@ public struct EngineDescriptor: Sendable {
         self.build = build
     }
 
+    /// `configuration` with every option it leaves out that has a default set to that default, so that
+    /// giving an option its default value configures the same engine as leaving it out.
+    public func withDefaults(_ configuration: EngineConfiguration) -> EngineConfiguration {
+        var filled = configuration
+        for spec in options where filled.options[spec.name] == nil {
+            if let value = spec.defaultValue { filled.options[spec.name] = value }
+        }
+        return filled
+    }
+
     /// The spec of option `name`, if declared.
     public func option(_ name: String) -> EngineOptionSpec? { options.first { $0.name == name } }
 

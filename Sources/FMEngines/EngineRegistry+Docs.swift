@@ -12,7 +12,8 @@ extension EngineRegistry {
             lines.append(pad + padded(descriptor.name) + descriptor.summary)
             for option in descriptor.options {
                 let flags = option.type.rawValue + (option.isRequired ? ", required" : "")
-                lines.append(pad + "  \(option.name) (\(flags)): \(option.summary)")
+                let fallback = option.defaultValue.map { "; default \($0.jsonString)" } ?? ""
+                lines.append(pad + "  \(option.name) (\(flags)): \(option.summary)\(fallback)")
             }
         }
         for engine in reserved {

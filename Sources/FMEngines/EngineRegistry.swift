@@ -92,6 +92,6 @@ public enum EngineRegistry {
         }
         let found = descriptor.problems(configuration.options)
         guard found.isEmpty else { throw EngineSetupError(isInvalidInput: true, message: found.map(\.message).joined(separator: "; ")) }
-        return try descriptor.build(configuration)
+        return try descriptor.build(descriptor.withDefaults(configuration))
     }
 }

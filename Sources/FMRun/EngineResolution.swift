@@ -3,19 +3,13 @@ import FMEngines
 import FMSuite
 
 /// The engine configuration of a case, with where its name and each option came from.
-public struct ResolvedEngine: Sendable, Hashable {
+public struct ResolvedEngine: Sendable {
     /// What the registry builds.
     public var configuration: EngineConfiguration
     /// Where the name came from: `--engine`, or the suite's `file:line:col`.
     public var nameOrigin: String
     /// Where each option came from: a flag (`--engine-option KEY`, `--model`, `--cassette`) or `file:line:col`.
     public var optionOrigins: [String: String]
-
-    /// Equal when the configurations are: origins only place messages.
-    public static func == (lhs: ResolvedEngine, rhs: ResolvedEngine) -> Bool { lhs.configuration == rhs.configuration }
-
-    /// Hashes the configuration.
-    public func hash(into hasher: inout Hasher) { hasher.combine(configuration) }
 }
 
 /// How a case's engine is put together, and checked against the engine registry before anything runs.
@@ -23,7 +17,8 @@ public struct ResolvedEngine: Sendable, Hashable {
 /// The name is `--engine`, else the case's `engine:` (its variant's, else its suite's). Options, later
 /// ones winning: the suite's `engine:` mapping (only when `--engine` is absent or names the same engine),
 /// the suite's `model:` key, then `--model` and `--cassette`, then each `--engine-option`. `model:`,
-/// `--model` and `--cassette` set the options of those names only on engines that declare them.
+/// `--model` and `--cassette` set the options of those names only on engines that declare them. Options
+/// left out that have a default get it, so cases group by the engine they really run on.
 public enum EngineResolution {
     /// The resolved engine of `item` under `request` (nil request: the suite's engine as written).
     public static func resolve(_ item: ExpandedCase, request: RunRequest?) -> ResolvedEngine {
@@ -44,6 +39,7 @@ public enum EngineResolution {
         if let model = request?.model, declares("model") { set("model", GeneratedContent(model), from: "--model") }
         if let cassette = request?.cassette, declares("cassette") { set("cassette", GeneratedContent(cassette), from: "--cassette") }
         for (key, value) in request?.engineOptions ?? [:] { set(key, value, from: "--engine-option \(key)") }
+        if let descriptor = EngineRegistry.descriptor(named: name) { resolved.configuration = descriptor.withDefaults(resolved.configuration) }
         return resolved
     }
 

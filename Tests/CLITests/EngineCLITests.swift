@@ -96,3 +96,39 @@ private func write(_ text: String, _ name: String, in folder: URL) throws -> Str
     #expect(reserved.status == 3)
     #expect(reserved.stderr.contains("not available in this build"), "\(reserved.stderr)")
 }
+
+/// True when `python3` can import jsonschema (the reference validator), or in CI where it must.
+private let jsonschemaAvailable: Bool = {
+    if ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true" { return true }
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    probe.arguments = ["python3", "-c", "import jsonschema"]
+    probe.standardOutput = FileHandle.nullDevice
+    probe.standardError = FileHandle.nullDevice
+    guard (try? probe.run()) != nil else { return false }
+    probe.waitUntilExit()
+    return probe.terminationStatus == 0
+}()
+
+@Test(.enabled(if: jsonschemaAvailable)) func theSchemasEngineDefinitionChecksNamesAndOptions() throws {
+    let folder = try temporaryFolder()
+    let schema = try runFMEval(["schema", "suite"])
+    try schema.stdout.write(to: folder.appendingPathComponent("suite.schema.json"), atomically: true, encoding: .utf8)
+    let script = """
+    import json, sys, jsonschema
+    validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+    for engine in json.loads(sys.argv[2]):
+        suite = {"suite": "x", "engine": engine, "cases": [{"id": "a", "prompt": "hi"}]}
+        print("ok" if validator.is_valid(suite) else "bad")
+    """
+    let engines = #"["embedded", "nope", {"name": "replay", "cassette": "c"}, {"name": "replay"}, {"name": "replay", "cassete": "c"}, {"name": "openai", "baseURL": "x"}, {"name": "embedded", "model": 3}]"#
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script, folder.appendingPathComponent("suite.schema.json").path, engines]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(text.split(separator: "\n") == ["ok", "bad", "ok", "bad", "bad", "ok", "bad"], "\(text)")
+}

@@ -96,3 +96,17 @@ func optionTypesAcceptTheirJSONKinds(type: EngineOptionType, value: GeneratedCon
         for option in descriptor.options { #expect(docs.contains("`\(option.name)`"), "docs/engines.md does not name \(descriptor.name)'s \(option.name)") }
     }
 }
+
+@Test func defaultsFillLeftOutOptionsSoThatGivingTheDefaultConfiguresTheSameEngine() {
+    let descriptor = EngineDescriptor(name: "probe", summary: "a test engine", options: [
+        EngineOptionSpec("timeout", .number, "seconds per request", default: GeneratedContent(30)),
+        EngineOptionSpec("model", .string, "the model", required: true),
+    ]) { _ in ScriptedEngineProvider() }
+    let given = EngineConfiguration(name: "probe", options: ["model": GeneratedContent("m")])
+    let filled = descriptor.withDefaults(given)
+    #expect(filled.options["timeout"]?.intValue == 30)
+    #expect(filled == descriptor.withDefaults(EngineConfiguration(name: "probe", options: ["model": GeneratedContent("m"), "timeout": GeneratedContent(30)])))
+    #expect(descriptor.withDefaults(EngineConfiguration(name: "probe", options: ["timeout": GeneratedContent(5)])).options["timeout"]?.intValue == 5)
+    #expect(descriptor.problems(given.options).isEmpty)
+    #expect(descriptor.problems([:]).map(\.message) == ["engine 'probe' needs option 'model': the model"])
+}
