@@ -6,7 +6,7 @@ import Foundation
 /// `fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] [--engine NAME] PROMPT`: one greedy reply.
 struct RespondCommand: Command {
     static let path = ["respond"]
-    static let summary = "Generate one greedy response to a prompt with the embedded model (like Apple's `fm respond`)"
+    static let summary = "Generate one greedy response to a prompt, with the embedded model by default (like Apple's `fm respond`)"
     static let help = """
     USAGE: fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE]
                           [--engine NAME] [--engine-option KEY=VALUE]... PROMPT

@@ -9,7 +9,8 @@ struct RunCommand: Command {
     static let path = ["run"]
     static let summary = "Run suites on an engine and write results (JSON; exit 1 when a gate fails)"
     static let help = """
-    USAGE: fmeval run [PATH...] [--engine NAME] [--engine-option KEY=VALUE]... [--model FILE] [--variant NAME]... [--repeat N] [-j|--jobs N]
+    USAGE: fmeval run [PATH...] [--engine NAME] [--engine-option KEY=VALUE]... [--model FILE] [--variant NAME]...
+                      [--repeat N] [-j|--jobs N]
                       [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] [--junit FILE] [--html FILE]
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
                       [--resume FILE | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
