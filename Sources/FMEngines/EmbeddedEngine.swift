@@ -142,6 +142,12 @@ public final class EmbeddedEngine: LanguageModelEngine {
         }
     }
 
+    /// The registry entry: option `model`; one shared engine (one model in memory).
+    static let descriptor = EngineDescriptor(
+        name: "embedded", summary: "SmolLM2-135M-Instruct in-process, greedy and grammar-constrained (default)",
+        options: [EngineOptionSpec("model", .string, "a GGUF model file (--model FILE); default: SmolLM2-135M-Instruct, fetched on first use")],
+        build: { try provider($0) })
+
     /// A provider sharing one engine (one model in memory) across attempts.
     public static func provider(_ configuration: EngineConfiguration) throws -> EngineProvider {
         do {

@@ -1,23 +1,6 @@
 import FMCore
 import FMSession
 
-/// What an engine is built from: its name and the run's engine flags.
-public struct EngineConfiguration: Sendable, Hashable {
-    /// The engine name (`--engine` or a suite's `engine:`).
-    public var name: String
-    /// `--model FILE` or a suite's `model:`; nil for the engine's default.
-    public var model: String?
-    /// `--cassette FILE`: the recordings the `replay` engine plays.
-    public var cassette: String?
-
-    /// Creates a configuration.
-    public init(name: String, model: String? = nil, cassette: String? = nil) {
-        self.name = name
-        self.model = model
-        self.cassette = cassette
-    }
-}
-
 /// Which attempt an engine is wanted for: the scripted engine plays that case's script for that attempt.
 public struct AttemptContext: Sendable {
     /// The case's stable id.
@@ -62,48 +45,56 @@ public struct EngineSetupError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
-/// Engine names → factories. Adding an engine is one line in `builders`.
+/// The one list of engines: every engine this build can create (its descriptor), and the names reserved
+/// for engines it cannot. Suite validation, help, the suite JSON Schema and the docs read it from here.
+/// Adding an engine is one file (its descriptor and provider) and one line in `descriptors`.
 public enum EngineRegistry {
-    /// A factory: builds a provider from the configuration, or throws `EngineSetupError`.
-    public typealias Builder = (EngineConfiguration) throws -> EngineProvider
-
     /// The default engine name.
     public static let defaultEngine = "embedded"
 
-    /// Every engine this build can create.
-    public static let builders: [String: Builder] = [
-        "scripted": { _ in ScriptedEngineProvider() },
-        "replay": { try ReplayEngine.provider($0) },
-        "embedded": { try EmbeddedEngine.provider($0) },
+    /// Every engine this build can create, in help order.
+    public static let descriptors: [EngineDescriptor] = [
+        EmbeddedEngine.descriptor,
+        ScriptedEngine.descriptor,
+        ReplayEngine.descriptor,
     ]
 
-    /// The names of available engines, sorted.
-    public static var names: [String] { builders.keys.sorted() }
+    /// Names reserved for engines this build does not include, with one line on each.
+    public static let reserved: [(name: String, summary: String)] = [
+        ("openai", "an OpenAI-compatible HTTP endpoint"),
+        ("apple", "Apple's on-device Foundation Models"),
+    ]
 
-    /// A provider for `configuration`, or an `EngineSetupError` naming the available engines.
-    public static func provider(for configuration: EngineConfiguration) throws -> EngineProvider {
-        guard let builder = builders[configuration.name] else {
-            let known = ["embedded", "scripted", "replay", "openai", "apple"]
-            let available = names.joined(separator: ", ")
-            if known.contains(configuration.name) {
-                throw EngineSetupError(isInvalidInput: false,
-                    message: "engine '\(configuration.name)' is not available in this build (available: \(available)); choose one with --engine")
-            }
-            throw EngineSetupError(isInvalidInput: true,
-                message: "unknown engine '\(configuration.name)'; available: \(available)")
-        }
-        return try builder(configuration)
+    /// The names of available engines, in help order.
+    public static var names: [String] { descriptors.map(\.name) }
+
+    /// Every name a suite may write: the available engines, then the reserved ones.
+    public static var knownNames: [String] { names + reserved.map(\.name) }
+
+    /// The descriptor of engine `name`, if this build has it.
+    public static func descriptor(named name: String) -> EngineDescriptor? { descriptors.first { $0.name == name } }
+
+    /// Every problem of `configuration`: an unknown name (with a did-you-mean), or its options' problems.
+    /// A reserved name has none here; building it fails with "not available in this build".
+    public static func problems(_ configuration: EngineConfiguration) -> [EngineOptionProblem] {
+        if let descriptor = descriptor(named: configuration.name) { return descriptor.problems(configuration.options) }
+        if reserved.contains(where: { $0.name == configuration.name }) { return [] }
+        let hint = Suggestion.closest(to: configuration.name, in: knownNames).map { "did you mean '\($0)'? " } ?? ""
+        return [EngineOptionProblem(option: nil, message: "unknown engine '\(configuration.name)'; \(hint)use one of \(knownNames.joined(separator: ", "))")]
     }
-}
 
-/// Scripted engines, one per attempt, each playing the case's script.
-final class ScriptedEngineProvider: EngineProvider {
-    let identity = EngineIdentity(name: "scripted", model: "script")
-
-    func engine(for attempt: AttemptContext) throws -> LanguageModelEngine {
-        guard let script = attempt.script else {
-            throw ScriptError(message: "case \(attempt.caseID) has no 'script:' for the scripted engine; add one or choose another engine")
+    /// A provider for `configuration`, or an `EngineSetupError`: invalid input for an unknown name or bad
+    /// options (exit 2), an infrastructure error for a reserved name (exit 3).
+    public static func provider(for configuration: EngineConfiguration) throws -> EngineProvider {
+        guard let descriptor = descriptor(named: configuration.name) else {
+            if reserved.contains(where: { $0.name == configuration.name }) {
+                throw EngineSetupError(isInvalidInput: false,
+                    message: "engine '\(configuration.name)' is not available in this build (available: \(names.joined(separator: ", "))); choose one with --engine")
+            }
+            throw EngineSetupError(isInvalidInput: true, message: problems(configuration).map(\.message).joined(separator: "; "))
         }
-        return ScriptedEngine(script: script, attempt: attempt.attempt)
+        let found = descriptor.problems(configuration.options)
+        guard found.isEmpty else { throw EngineSetupError(isInvalidInput: true, message: found.map(\.message).joined(separator: "; ")) }
+        return try descriptor.build(descriptor.withDefaults(configuration))
     }
 }

@@ -29,6 +29,12 @@ public final class ReplayEngine: LanguageModelEngine {
         self.byKey = index
     }
 
+    /// The registry entry: option `cassette` (required); one shared replay engine.
+    static let descriptor = EngineDescriptor(
+        name: "replay", summary: "answers from a cassette recorded with --record (fast, deterministic CI)",
+        options: [EngineOptionSpec("cassette", .string, "the cassette to play (--cassette FILE; record one with --record FILE)", required: true)],
+        build: { try provider($0) })
+
     /// The provider for `--engine replay --cassette FILE`: one shared replay engine.
     static func provider(_ configuration: EngineConfiguration) throws -> EngineProvider {
         guard let path = configuration.cassette else {

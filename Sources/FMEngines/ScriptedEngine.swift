@@ -146,3 +146,22 @@ extension ScriptError: ClassifiedError {
     /// The message.
     public var failureMessage: String { message }
 }
+
+extension ScriptedEngine {
+    /// The registry entry: no options; each attempt gets a fresh engine playing the case's `script:`.
+    static let descriptor = EngineDescriptor(
+        name: "scripted", summary: "plays each case's `script:` back (tests of suites and of fmeval itself)",
+        options: []) { _ in ScriptedEngineProvider() }
+}
+
+/// Scripted engines, one per attempt, each playing the case's script.
+final class ScriptedEngineProvider: EngineProvider {
+    let identity = EngineIdentity(name: "scripted", model: "script")
+
+    func engine(for attempt: AttemptContext) throws -> LanguageModelEngine {
+        guard let script = attempt.script else {
+            throw ScriptError(message: "case \(attempt.caseID) has no 'script:' for the scripted engine; add one or choose another engine")
+        }
+        return ScriptedEngine(script: script, attempt: attempt.attempt)
+    }
+}

@@ -23,7 +23,7 @@ final class EngineSet {
             if !configurations.contains(configuration) { configurations.append(configuration) }
         }
         if request.record != nil && configurations.count > 1 {
-            let names = configurations.map { $0.name + ($0.model.map { " (\($0))" } ?? "") }
+            let names = configurations.map(\.summary)
             throw RunnerError.invalidInput("--record writes one engine's cassette, but these cases use \(names.joined(separator: ", ")); pick one with --engine")
         }
         for configuration in configurations {
@@ -39,8 +39,9 @@ final class EngineSet {
         primaryIdentity = first?.identity ?? EngineIdentity(name: request.engine ?? EngineRegistry.defaultEngine, model: request.model ?? "default")
     }
 
+    /// The configuration `item` runs on: name and options (see `EngineResolution`).
     static func configuration(for item: ExpandedCase, request: RunRequest) -> EngineConfiguration {
-        EngineConfiguration(name: request.engine ?? item.engine, model: request.model ?? item.model, cassette: request.cassette)
+        EngineResolution.resolve(item, request: request).configuration
     }
 
     /// The provider of `item`'s engine (created in `init`).
@@ -56,7 +57,10 @@ final class EngineSet {
         let directory = (item.location.file as NSString).deletingLastPathComponent
         return EvaluationEnvironment(judgeEngine: { [self] name in
             var configuration = EngineSet.configuration(for: item, request: request)
-            if let name { configuration = EngineConfiguration(name: name, model: nil, cassette: request.cassette) }
+            if let name {
+                let takesCassette = EngineRegistry.descriptor(named: name)?.option("cassette") != nil
+                configuration = EngineConfiguration(name: name, cassette: takesCassette ? request.cassette : nil)
+            }
             lock.lock()
             defer { lock.unlock() }
             if providers[configuration] == nil { providers[configuration] = try? EngineRegistry.provider(for: configuration) }

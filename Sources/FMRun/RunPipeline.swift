@@ -23,6 +23,8 @@ public struct RunRequest: Sendable {
     public var options = RunnerOptions()
     /// `--cassette`: recordings for the replay engine.
     public var cassette: String?
+    /// `--engine-option KEY=VALUE`s: engine options laid over the suites' (see `EngineResolution`).
+    public var engineOptions: [String: GeneratedContent] = [:]
     /// `--record`: write every engine call to this cassette.
     public var record: String?
     /// `--resume`: a results file or journal of an interrupted run.
@@ -78,8 +80,9 @@ public enum RunPipeline {
         let paths = !request.paths.isEmpty ? request.paths : (!earlierPaths.isEmpty ? earlierPaths : ["suites"])
         let loaded = SuiteLoader.load(paths: paths)
         let diagnostics = loaded.diagnostics + CaseSelection.foldersWithoutSuites(paths)
-        if !diagnostics.isEmpty {
-            let lines = diagnostics.map(\.description)
+        let engineProblems = diagnostics.isEmpty ? EngineResolution.problems(for: loaded.expandedCases, request: request) : []
+        if !diagnostics.isEmpty || !engineProblems.isEmpty {
+            let lines = diagnostics.map(\.description) + engineProblems
             throw RunnerError.invalidInput(lines.joined(separator: "\n") + "\n\(lines.count) error(s); nothing was run. Fix them (see 'fmeval validate').")
         }
         let known = loaded.expandedCases

@@ -3,12 +3,13 @@ import FMEmbedded
 import FMEngines
 import Foundation
 
-/// `fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] PROMPT`: one greedy reply.
+/// `fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] [--engine NAME] PROMPT`: one greedy reply.
 struct RespondCommand: Command {
     static let path = ["respond"]
-    static let summary = "Generate one greedy response to a prompt with the embedded model (like Apple's `fm respond`)"
+    static let summary = "Generate one greedy response to a prompt, with the embedded model by default (like Apple's `fm respond`)"
     static let help = """
-    USAGE: fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] PROMPT
+    USAGE: fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE]
+                          [--engine NAME] [--engine-option KEY=VALUE]... PROMPT
 
     Renders PROMPT (and TEXT as the system message; without it, the model's default system prompt)
     with the model's ChatML template, then generates greedily until <|im_end|>/EOS, N tokens, or the end
@@ -26,10 +27,15 @@ struct RespondCommand: Command {
     {"text", "content", "finishReason", "usage"}. A structure cut by --max-tokens is reported on
     standard error (exit 1).
 
+    --engine NAME answers through another engine instead (one session request, greedy): the reply is
+    printed once it is complete, with --json as {"text", "content", "finishReason", "usage"}.
+    \(EngineFlags.help(default: EngineRegistry.defaultEngine))
+      --model FILE           the embedded engine's model (its `model` option)
+
     EXIT CODES: 0 ok · 1 the structure was cut by --max-tokens or the context window · 2 missing PROMPT, bad flag,
     unreadable FILE, invalid schema, a generation guide the grammar cannot enforce
-    (unsupportedGenerationGuide) or prompt longer than the context · 3 the default model could not
-    be fetched or loaded.
+    (unsupportedGenerationGuide) or prompt longer than the context, an unknown engine or engine option
+    · 3 the default model could not be fetched or loaded, the engine failed or is not in this build.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -37,14 +43,21 @@ struct RespondCommand: Command {
         let json = parser.flag("--json")
         let instructions = try parser.option("--instructions")
         let maxTokens = try parser.intOption("--max-tokens", minimum: 1)
-        let modelPath = try parser.option("--model")
+        let modelFlag = try parser.option("--model")
         let schemaPath = try parser.option("--schema")
+        let engineFlags = try EngineFlags.parse(&parser)
         let prompts = try parser.finish()
         guard prompts.count == 1 else {
             throw CLIError.invalidInput("respond: expected one PROMPT argument (quote it), got \(prompts.count); see 'fmeval help respond'")
         }
-        if let schemaPath {
-            let schema = try loadDocument(schemaPath).decodeForCommand { try GenerationSchema(content: $0) }
+        let configuration = try engineConfiguration(engineFlags, modelPath: modelFlag)
+        let schema = try schemaPath.map { try loadDocument($0).decodeForCommand { try GenerationSchema(content: $0) } }
+        if configuration.name != EngineRegistry.defaultEngine {
+            return try respondThroughEngine(prompts[0], configuration: configuration, schema: schema,
+                                            instructions: instructions, maxTokens: maxTokens, json: json)
+        }
+        let modelPath = configuration.model
+        if let schema {
             return try respondStructured(prompts[0], schema: schema, instructions: instructions, maxTokens: maxTokens,
                                          modelPath: modelPath, json: json)
         }
@@ -101,13 +114,7 @@ struct RespondCommand: Command {
         } catch let error as GGUFError {
             throw modelPath != nil ? CLIError.invalidInput("--model: \(error.description)") : CLIError.infrastructure(error.description)
         }
-        var entries: [Transcript.Entry] = []
-        if let instructions {
-            entries.append(.instructions(.init(id: "instructions", segments: [.text(.init(id: "i", content: instructions))])))
-        }
-        entries.append(.prompt(.init(id: "prompt", segments: [.text(.init(id: "p", content: prompt))])))
-        let request = EngineRequest(transcript: Transcript(entries: entries),
-                                    options: GenerationOptions(maximumResponseTokens: maxTokens), schema: schema)
+        let request = engineRequest(prompt, schema: schema, instructions: instructions, maxTokens: maxTokens)
         let response: EngineResponse
         do {
             response = try engine.respond(to: request) { _ in }

@@ -10,7 +10,8 @@ struct RunCommand: Command {
     static let path = ["run"]
     static let summary = "Run suites on an engine and write results (JSON; exit 1 when a gate fails)"
     static let help = """
-    USAGE: fmeval run [PATH...] [--engine NAME] [--model FILE] [--variant NAME]... [--repeat N] [-j|--jobs N]
+    USAGE: fmeval run [PATH...] [--engine NAME] [--engine-option KEY=VALUE]... [--model FILE] [--variant NAME]...
+                      [--repeat N] [-j|--jobs N]
                       [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] \(ReportFlags.usage(providing: [.results]))
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
                       [--resume FILE | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
@@ -26,8 +27,8 @@ struct RunCommand: Command {
     says so and exits 0 (normal when a CI matrix has more shards than cases).
 
     OPTIONS:
-      --engine NAME          embedded (default), scripted, replay; overrides each suite's `engine:`
-      --model FILE           the model for the engine; overrides each suite's `model:`
+    \(EngineFlags.help(default: "each suite's `engine:`, else \(EngineRegistry.defaultEngine)"))
+      --model FILE           the model for the engine (its `model` option); overrides each suite's `model:`
       --variant NAME         run only this variant (repeatable)
       --repeat N             attempts per case, replacing each case's `repeat`
       -j, --jobs N           cases run in parallel, each in its own session (default 1)
@@ -47,7 +48,7 @@ struct RunCommand: Command {
                              them into FILE's results, the other cases kept as they were; the merged
                              results go back to FILE (or to --json FILE), and reports are written from them
       --record FILE          record every engine call into a cassette for the replay engine
-      --cassette FILE        the cassette the replay engine plays (with --engine replay)
+      --cassette FILE        the cassette the replay engine plays (its `cassette` option; implies --engine replay)
       --resume FILE          finish an interrupted run: keep the cases finished in FILE (results or .jsonl
                              journal; FILE's journal when FILE was never written) whose definition and
                              engine are unchanged; the others run again, and a line says which and why
@@ -74,7 +75,8 @@ struct RunCommand: Command {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         var args = Arguments(arguments, command: "run")
-        let engine = try args.option("--engine")
+        let engineFlags = try EngineFlags.parse(&args)
+        let engine = engineFlags.name
         let model = try args.option("--model")
         let variants = try args.options("--variant")
         let repeatCount = try args.intOption("--repeat", minimum: 1)
@@ -107,6 +109,7 @@ struct RunCommand: Command {
         var request = RunRequest(paths: paths, resultsPath: json ?? retryErrors ?? defaultResults)
         request.engine = engine ?? (cassette != nil ? "replay" : nil)
         request.model = model
+        request.engineOptions = engineFlags.options
         request.variants = variants
         request.filter = filter
         request.cassette = cassette

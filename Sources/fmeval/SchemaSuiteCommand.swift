@@ -1,3 +1,4 @@
+import FMEngines
 import FMSuite
 
 /// `fmeval schema suite`: print the JSON Schema of the suite format, for editors.
@@ -25,7 +26,7 @@ struct SchemaSuiteCommand: Command {
         guard extra.isEmpty else {
             throw CLIError.invalidInput("schema suite: takes no arguments, got '\(extra.joined(separator: " "))'; redirect the output to save it: fmeval schema suite > suite.schema.json")
         }
-        print(SuiteJSONSchema.text)
+        print(SuiteJSONSchema.text(engine: EngineRegistry.jsonSchemaDefinition))
         return ExitCode.ok
     }
 }

@@ -13,6 +13,7 @@ struct ValidateCommand: Command {
     Loads suite files (.yaml, .yml, .json; directories are searched recursively; default: suites/),
     including the schemas, fixtures and .jsonl datasets they reference, and reports every problem as
     `path/to/suite.yaml:LINE:COL: error: message`, then a summary line `N suites, M cases, K errors`.
+    Each `engine:` is checked against the engines of this build (names and options; see 'fmeval run --help').
 
     OPTIONS:
       --json    Print the expanded cases (cases × variants, defaults applied) as JSON on stdout:
@@ -31,7 +32,9 @@ struct ValidateCommand: Command {
         let diagnostics = result.diagnostics + RunPipeline.foldersWithoutSuites(paths)
         for diagnostic in diagnostics { printError(diagnostic.description) }
         let cases = result.expandedCases
-        var errors = diagnostics.count
+        let engineProblems = EngineResolution.problems(for: cases, request: nil)
+        for line in engineProblems { printError(line) }
+        var errors = diagnostics.count + engineProblems.count
         if errors == 0 && cases.isEmpty {
             printError("fmeval: error: the suites in \(paths.joined(separator: " ")) define no cases; add 'cases:' or a 'dataset:' ('fmeval run' would have nothing to run)")
             errors = 1

@@ -29,7 +29,6 @@ import Testing
     ("suite: x\ncases:\n  - prompt: hi\n", 3, 5, "needs an 'id'"),
     ("suite: x\ncases:\n  - id: a\n", 3, 5, "needs 'prompt'"),
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n  - id: a\n    prompt: ho\n", 5, 5, "duplicate case id 'a'"),
-    ("suite: x\nengine: embeded\ncases:\n  - id: a\n    prompt: hi\n", 2, 9, "did you mean 'embedded'?"),
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    expect:\n      - regex: '(['\n", 6, 16, "does not compile"),
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    expect: { contans: x }\n", 5, 15, "did you mean 'contains'?"),
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    expect: { toolCalls: { ordered: [nope] } }\n", 5, 38, "does not define"),
@@ -235,7 +234,7 @@ func validationErrorsAreLocated(text: String, line: Int, column: Int, message: S
     let result = SuiteLoader.load(paths: [suitePackageRoot.appendingPathComponent("suites").path])
     #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
     #expect(result.suites.count >= 3)
-    #expect(result.suites.allSatisfy { $0.engine == "embedded" })
+    #expect(result.suites.allSatisfy { $0.engine.name == "embedded" })
     let kinds = Set(result.expandedCases.flatMap { $0.expectations.map(\.kind) })
     #expect(kinds.isSuperset(of: ["equals", "oneOf", "constraints", "toolCalls", "not"]))
 }

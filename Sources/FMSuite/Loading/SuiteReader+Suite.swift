@@ -17,7 +17,7 @@ extension SuiteReader {
         guard let keys = mapping(root, "the suite", allowed: SuiteReader.suiteKeys) else { return nil }
         var name = ""
         if let nameNode = keys["suite"] { name = string(nameNode, "suite") ?? "" } else { report(root, "missing required key 'suite' (the suite's name)") }
-        let engine = keys["engine"].flatMap { engineName($0) } ?? "embedded"
+        let engine = keys["engine"].flatMap { engineSpec($0) } ?? EngineSpec(name: "embedded")
         var suite = Suite(
             name: name, description: keys["description"].flatMap { string($0, "description") }, file: file,
             engine: engine, model: keys["model"].flatMap { modelReference($0) },
@@ -46,14 +46,34 @@ extension SuiteReader {
         return suite
     }
 
-    func engineName(_ node: YAMLNode) -> String? {
-        guard let name = string(node, "engine") else { return nil }
-        guard Suite.knownEngines.contains(name) else {
-            let hint = Suggestion.closest(to: name, in: Suite.knownEngines).map { "did you mean '\($0)'? " } ?? ""
-            report(node, "unknown engine '\(name)'; \(hint)use one of \(Suite.knownEngines.joined(separator: ", "))")
+    /// `engine: NAME` or `engine: {name: NAME, OPTION: value, ...}`. The name and options are checked
+    /// against the engine registry later (by the run and `fmeval validate`), where it is visible.
+    func engineSpec(_ node: YAMLNode) -> EngineSpec? {
+        guard let entries = node.mapping else {
+            guard node.scalar != nil else {
+                report(node, "engine must be a name or a mapping {name: NAME, OPTION: value, ...}, not \(node.kindName)")
+                return nil
+            }
+            return string(node, "engine").map { EngineSpec(name: $0, location: node.location) }
+        }
+        var spec = EngineSpec(name: "", location: node.location)
+        for entry in entries {
+            if entry.name == "name" {
+                guard let name = string(entry.value, "engine name") else { return nil }
+                spec.name = name
+                continue
+            }
+            let isPath: Bool
+            if entry.name == "model", case .string? = entry.value.scalar?.value { isPath = true } else { isPath = false }
+            guard let value = isPath ? modelReference(entry.value).map({ GeneratedContent($0) }) : content(entry.value) else { continue }
+            spec.options[entry.name] = value
+            spec.optionLocations[entry.name] = entry.key.location
+        }
+        guard !spec.name.isEmpty else {
+            report(node, "an engine mapping needs a 'name' (engine: {name: NAME, OPTION: value, ...})")
             return nil
         }
-        return name
+        return spec
     }
 
     /// `model:` — a name the engine looks up, or (when it contains '/') a file path relative to the suite.
@@ -82,7 +102,7 @@ extension SuiteReader {
             found.append(Variant(name: name, instructions: keys["instructions"].flatMap { text($0, "variant instructions") },
                                  promptTemplate: keys["prompt"].flatMap { text($0, "variant prompt template") },
                                  options: keys["options"].flatMap { options($0, "variant options") } ?? OptionsPatch(),
-                                 engine: keys["engine"].flatMap { engineName($0) }, model: keys["model"].flatMap { modelReference($0) },
+                                 engine: keys["engine"].flatMap { engineSpec($0) }, model: keys["model"].flatMap { modelReference($0) },
                                  knownIssue: keys["knownIssue"].flatMap { knownIssue($0) }, location: item.location))
         }
         return found
@@ -202,7 +222,7 @@ extension SuiteReader {
             if case .turns(let lists)? = item.script, lists.count != (item.turns?.count ?? 1) {
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' script has \(lists.count) turn list\(lists.count == 1 ? "" : "s") but the case has \(item.turns?.count ?? 1) turn\((item.turns?.count ?? 1) == 1 ? "" : "s"); give one list of steps per turn"))
             }
-            let engines = suite.variants.isEmpty ? [suite.engine] : suite.variants.map { $0.engine ?? suite.engine }
+            let engines = suite.variants.isEmpty ? [suite.engine.name] : suite.variants.map { ($0.engine ?? suite.engine).name }
             if engines.contains("scripted") && item.script == nil {
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' runs on the scripted engine but has no 'script:' (the responses to play back)"))
             }

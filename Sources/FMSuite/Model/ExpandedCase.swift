@@ -34,8 +34,10 @@ public struct ExpandedCase: Encodable, Sendable {
     public var gate: CaseGate?
     /// Checks on each attempt (defaults first).
     public var expectations: [Expectation]
+    /// The engine and its options (the variant's over the suite's).
+    public var engineSpec: EngineSpec
     /// The engine name.
-    public var engine: String
+    public var engine: String { engineSpec.name }
     /// The model, if set.
     public var model: String?
     /// The scripted engine's responses, if written.
@@ -52,7 +54,7 @@ public struct ExpandedCase: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, generating, tools, options, settings
-        case repeatCount = "repeat", gate, expectations, engine, model, script, knownIssue, location, commands
+        case repeatCount = "repeat", gate, expectations, engine, engineOptions, model, script, knownIssue, location, commands
     }
 
     /// Encodes every field; options in their GenerationOptions JSON form.
@@ -74,6 +76,10 @@ public struct ExpandedCase: Encodable, Sendable {
         try container.encodeIfPresent(gate, forKey: .gate)
         try container.encode(expectations, forKey: .expectations)
         try container.encode(engine, forKey: .engine)
+        if !engineSpec.options.isEmpty {
+            let sorted = engineSpec.options.keys.sorted().map { ($0, engineSpec.options[$0]!) }
+            try container.encode(GeneratedContent(properties: sorted), forKey: .engineOptions)
+        }
         try container.encodeIfPresent(model, forKey: .model)
         try container.encodeIfPresent(script, forKey: .script)
         try container.encodeIfPresent(knownIssue, forKey: .knownIssue)
@@ -112,7 +118,7 @@ extension Suite {
             options: patch.resolvedOptions, settings: patch.resolvedSettings,
             repeatCount: item.repeatCount ?? defaults.repeatCount ?? 1, gate: item.gate ?? defaults.gate,
             expectations: defaults.expect + item.expect,
-            engine: variant?.engine ?? engine, model: variant?.model ?? model,
+            engineSpec: engine.overridden(by: variant?.engine), model: variant?.model ?? model,
             script: item.script, knownIssue: knownIssue(of: item, under: variant), location: item.location,
             commands: commands)
     }

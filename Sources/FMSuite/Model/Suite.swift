@@ -10,7 +10,7 @@ public struct Suite: Sendable {
     /// The file it came from (as given to the loader).
     public var file: String
     /// The engine cases run on unless a variant says otherwise (default `embedded`).
-    public var engine: String
+    public var engine: EngineSpec
     /// The model (a file path or name) for the engine; nil for the engine's default.
     public var model: String?
     /// Suite-level options.
@@ -31,9 +31,41 @@ public struct Suite: Sendable {
     public var knownIssue: KnownIssue?
     /// The environment, secrets and tool output limit of the suite's command tools and evaluators.
     public var commands = CommandPolicy()
+}
 
-    /// The engines suites may name.
-    public static let knownEngines = ["embedded", "scripted", "replay", "openai", "apple"]
+/// An `engine:` as written: a name and its options (`engine: NAME` or `engine: {name: NAME, KEY: value}`),
+/// with where each was written. The engine registry (FMEngines) checks them when a run or `fmeval validate`
+/// resolves the engines.
+public struct EngineSpec: Sendable {
+    /// The engine's name.
+    public var name: String
+    /// The options given, as JSON values.
+    public var options: [String: GeneratedContent]
+    /// Where `engine:`'s value was written; nil for the default engine.
+    public var location: SourceLocation?
+    /// Where each option's key was written.
+    public var optionLocations: [String: SourceLocation]
+
+    /// A spec with a name and options.
+    public init(name: String, options: [String: GeneratedContent] = [:], location: SourceLocation? = nil, optionLocations: [String: SourceLocation] = [:]) {
+        self.name = name
+        self.options = options
+        self.location = location
+        self.optionLocations = optionLocations
+    }
+
+    /// `other` laid over this spec: its options over these when both name the same engine, else `other`.
+    public func overridden(by other: EngineSpec?) -> EngineSpec {
+        guard let other else { return self }
+        guard other.name == name else { return other }
+        var merged = self
+        merged.location = other.location ?? location
+        for (key, value) in other.options {
+            merged.options[key] = value
+            merged.optionLocations[key] = other.optionLocations[key]
+        }
+        return merged
+    }
 }
 
 /// Expectations and settings applied to every case of a suite (`defaults:`).
@@ -61,8 +93,8 @@ public struct Variant: Sendable {
     public var promptTemplate: String?
     /// Options layered over the suite's.
     public var options: OptionsPatch
-    /// Replaces the engine.
-    public var engine: String?
+    /// Replaces the engine (its options layered over the suite's when it names the same engine).
+    public var engine: EngineSpec?
     /// Replaces the model.
     public var model: String?
     /// A known issue every case run under this variant expects, unless the case declares its own.

@@ -6,10 +6,17 @@
 /// names, variant references and templates are checked by `fmeval validate`, not by the schema.
 public enum SuiteJSONSchema {
     /// The schema as JSON text: the suite, case and tool definitions here, the expectations assembled
-    /// from the registered kinds in `SuiteJSONSchema+Expectations.swift`.
-    public static let text = [head, expectationDefinitions, tail].joined(separator: "\n")
+    /// from the registered kinds in `SuiteJSONSchema+Expectations.swift`, and `engine` (the JSON Schema of
+    /// the `engine:` value, which the engine registry writes: `EngineRegistry.jsonSchemaDefinition`) as
+    /// `$defs/engine`.
+    public static func text(engine: String) -> String {
+        [head.replacingOccurrences(of: engineSlot, with: #""engine": "# + engine), expectationDefinitions, tail].joined(separator: "\n")
+    }
 
-    /// The schema up to the expectation definitions (inside `$defs`).
+    /// Where `text(engine:)` puts the engine definition.
+    private static let engineSlot = #""engine": {}"#
+
+    /// The schema up to the expectation definitions (inside `$defs`), with an empty engine definition.
     private static let head = #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -55,10 +62,7 @@ public enum SuiteJSONSchema {
       "description": "One string or a list of strings.",
       "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }]
     },
-    "engine": {
-      "description": "embedded (default: the real model), scripted, replay; openai and apple are reserved (a run naming them exits 3).",
-      "enum": ["embedded", "scripted", "replay", "openai", "apple"]
-    },
+    "engine": {},
     "model": { "type": "string", "description": "A model name the engine looks up, or (when it contains /) a file path relative to the suite." },
     "knownIssue": {
       "description": "Marks a known issue: the reason as text, or {reason, url}.",

@@ -1,0 +1,61 @@
+import FMCore
+import FMEngines
+import FMSuite
+
+/// The engine configuration of a case, with where its name and each option came from.
+public struct ResolvedEngine: Sendable {
+    /// What the registry builds.
+    public var configuration: EngineConfiguration
+    /// Where the name came from: `--engine`, or the suite's `file:line:col`.
+    public var nameOrigin: String
+    /// Where each option came from: a flag (`--engine-option KEY`, `--model`, `--cassette`) or `file:line:col`.
+    public var optionOrigins: [String: String]
+}
+
+/// How a case's engine is put together, and checked against the engine registry before anything runs.
+///
+/// The name is `--engine`, else the case's `engine:` (its variant's, else its suite's). Options, later
+/// ones winning: the suite's `engine:` mapping (only when `--engine` is absent or names the same engine),
+/// the suite's `model:` key, then `--model` and `--cassette`, then each `--engine-option`. `model:`,
+/// `--model` and `--cassette` set the options of those names only on engines that declare them. Options
+/// left out that have a default get it, so cases group by the engine they really run on.
+public enum EngineResolution {
+    /// The resolved engine of `item` under `request` (nil request: the suite's engine as written).
+    public static func resolve(_ item: ExpandedCase, request: RunRequest?) -> ResolvedEngine {
+        let spec = item.engineSpec
+        let written = (spec.location ?? item.location).description
+        let name = request?.engine ?? spec.name
+        var resolved = ResolvedEngine(configuration: EngineConfiguration(name: name, options: [:]),
+                                      nameOrigin: request?.engine != nil ? "--engine" : written, optionOrigins: [:])
+        func set(_ key: String, _ value: GeneratedContent, from origin: String) {
+            resolved.configuration.options[key] = value
+            resolved.optionOrigins[key] = origin
+        }
+        if name == spec.name {
+            for (key, value) in spec.options { set(key, value, from: (spec.optionLocations[key] ?? item.location).description) }
+        }
+        let declares = { (key: String) in EngineRegistry.descriptor(named: name)?.option(key) != nil }
+        if let model = item.model, resolved.configuration.options["model"] == nil, declares("model") { set("model", GeneratedContent(model), from: written) }
+        if let model = request?.model, declares("model") { set("model", GeneratedContent(model), from: "--model") }
+        if let cassette = request?.cassette, declares("cassette") { set("cassette", GeneratedContent(cassette), from: "--cassette") }
+        for (key, value) in request?.engineOptions ?? [:] { set(key, value, from: "--engine-option \(key)") }
+        if let descriptor = EngineRegistry.descriptor(named: name) { resolved.configuration = descriptor.withDefaults(resolved.configuration) }
+        return resolved
+    }
+
+    /// Every problem of the engines `cases` resolve to under `request`, once each, as lines naming where:
+    /// `file:line:col: error: message` for the suite's, `--flag: message` for the command line's.
+    public static func problems(for cases: [ExpandedCase], request: RunRequest?) -> [String] {
+        var seen: Set<String> = []
+        var lines: [String] = []
+        for item in cases {
+            let resolved = resolve(item, request: request)
+            for problem in EngineRegistry.problems(resolved.configuration) {
+                let origin = problem.option.flatMap { resolved.optionOrigins[$0] } ?? resolved.nameOrigin
+                let line = origin.hasPrefix("-") ? "\(origin): \(problem.message)" : "\(origin): error: \(problem.message)"
+                if seen.insert(line).inserted { lines.append(line) }
+            }
+        }
+        return lines
+    }
+}
