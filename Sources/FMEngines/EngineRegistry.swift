@@ -35,7 +35,7 @@ public struct AttemptContext: Sendable {
 }
 
 /// Hands out engines for attempts: a fresh one per attempt (scripted) or one shared instance (embedded, replay).
-public protocol EngineProvider: AnyObject {
+public protocol EngineProvider: AnyObject, Sendable {
     /// The engine's identity, for the run fingerprint.
     var identity: EngineIdentity { get }
     /// An engine for one attempt.
@@ -62,7 +62,7 @@ public struct EngineSetupError: Error, CustomStringConvertible, Sendable {
 /// Engine names → factories. Adding an engine is one line in `builders`.
 public enum EngineRegistry {
     /// A factory: builds a provider from the configuration, or throws `EngineSetupError`.
-    public typealias Builder = (EngineConfiguration) throws -> EngineProvider
+    public typealias Builder = @Sendable (EngineConfiguration) throws -> EngineProvider
 
     /// The default engine name.
     public static let defaultEngine = "embedded"
