@@ -17,6 +17,8 @@ let package = Package(
         .target(name: "FMGrammar", dependencies: ["FMCore"]),
         // Innermost quantized dot-product kernels (C, run-time CPU dispatch).
         .target(name: "FMKernels"),
+        // C's standard output stream for the CLI (Swift 6 cannot read C's `stdout` global).
+        .target(name: "FMStdio"),
         // GGUF reader, tokenizer, llama forward pass, KV cache.
         .target(name: "FMEmbedded", dependencies: ["FMCore", "FMKernels"]),
         // Foundation Models session semantics over any engine.
@@ -36,7 +38,7 @@ let package = Package(
         // The command-line tool.
         .executableTarget(
             name: "fmeval",
-            dependencies: ["FMCore", "FMGrammar", "FMEmbedded", "FMSession", "FMEngines", "FMSuite", "FMEvaluate", "FMResults", "FMRun", "FMReport"]
+            dependencies: ["FMCore", "FMGrammar", "FMEmbedded", "FMSession", "FMEngines", "FMSuite", "FMEvaluate", "FMResults", "FMRun", "FMReport", "FMStdio"]
         ),
 
         // Harness throughput benchmark: replayed cases per second (see Sources/fmeval-bench-harness).
@@ -53,5 +55,5 @@ let package = Package(
         .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport", "FMResults"], exclude: ["fixtures"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

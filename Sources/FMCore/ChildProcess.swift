@@ -189,6 +189,7 @@ public enum ChildProcess {
 }
 
 /// The live children's process groups, so a signal to fmeval can end them all.
+// @unchecked Sendable: `live` and `stopping` are read and changed only under `lock`.
 final class ChildRegistry: @unchecked Sendable {
     static let shared = ChildRegistry()
     private let lock = NSLock()

@@ -9,6 +9,7 @@ import Darwin
 /// Tensor data is not copied: every `GGUFTensor.data` points into the map, which stays mapped as long
 /// as this object or any tensor (or `QuantMatrix`) taken from it is alive. Everything is validated when the file is opened (bounds, alignment, types, shapes),
 /// so a truncated or corrupt file fails here with the byte offset, never later with a crash.
+// @unchecked Sendable: every property is a `let`, and the memory map they point into is read-only.
 public final class GGUFFile: @unchecked Sendable {
     /// The file's path.
     public let path: String
@@ -236,6 +237,7 @@ public final class GGUFFile: @unchecked Sendable {
 
 /// A read-only memory map of a whole file, unmapped when the last holder (the `GGUFFile`, or a tensor
 /// or matrix pointing into it) lets go.
+// @unchecked Sendable: the map is read-only and unmapped only in `deinit`, when no thread holds it.
 final class FileMapping: @unchecked Sendable {
     /// The first mapped byte.
     let base: UnsafeMutableRawPointer

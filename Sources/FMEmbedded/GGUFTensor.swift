@@ -75,6 +75,7 @@ public struct GGMLType: RawRepresentable, Hashable, Sendable, CustomStringConver
 ///
 /// The tensor keeps the file's memory map alive, so `data` stays valid for as long as the tensor (or a
 /// copy of it) exists, even after the `GGUFFile` itself is released.
+// @unchecked Sendable: `data` points into a read-only memory map that this value keeps alive.
 public struct GGUFTensor: @unchecked Sendable {
     /// The tensor name, e.g. `blk.0.attn_q.weight`.
     public let name: String

@@ -68,6 +68,7 @@ public struct GenerationResult: Sendable, Equatable {
 
 /// Runs requests against a model, keeping the KV cache of the previous request so that a following
 /// request sharing a prefix (instructions, tools) does not recompute it. Calls are serialized.
+// @unchecked Sendable: `cachedTokens`, `mask` and the model run only under `lock`.
 public final class Generator: @unchecked Sendable {
     /// The model generating.
     public let model: LlamaModel

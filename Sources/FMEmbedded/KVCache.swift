@@ -8,6 +8,7 @@ import Darwin
 /// does by default). Keys are position-major; values are transposed (one row of `capacity` positions
 /// per value element), as llama.cpp's non-flash attention keeps them, so `p·v` reads contiguous rows.
 /// Memory is reserved up front but only pages that positions reach become resident.
+// @unchecked Sendable: the buffers are written only inside a forward pass, and `Generator` runs one at a time.
 public final class KVCache: @unchecked Sendable {
     /// Positions the cache can hold.
     public let capacity: Int

@@ -27,6 +27,7 @@ struct LayerTable {
 /// thread pool (llama2.c's config, weights and state, with one `forward`).
 ///
 /// Not reentrant: one `forward` at a time (`Generator` serializes its callers).
+// @unchecked Sendable: its scratch buffers are used only inside `forward`, which `Generator` runs one at a time.
 public final class LlamaModel: @unchecked Sendable {
     /// The model's hyperparameters.
     public let config: LlamaConfig

@@ -6,6 +6,7 @@ let quantBlock = Int(FMK_BLOCK)
 /// A weight matrix in one of the quantized layouts the kernels multiply: Q4_1 or Q8_0.
 ///
 /// The matrix keeps the memory `data` points into alive (a tensor's file map, or the owner given).
+// @unchecked Sendable: `data` points into read-only memory that `owner` keeps alive.
 public struct QuantMatrix: @unchecked Sendable {
     /// The first byte of row 0 (rows are contiguous, `rowBytes` apart).
     public let data: UnsafeRawPointer
@@ -47,6 +48,7 @@ public struct QuantMatrix: @unchecked Sendable {
 }
 
 /// The weights of one transformer block.
+// @unchecked Sendable: immutable, and its matrices point into read-only memory they keep alive.
 public struct LlamaLayerWeights: @unchecked Sendable {
     /// RMSNorm gain before attention.
     public let attentionNorm: [Float]
@@ -59,6 +61,7 @@ public struct LlamaLayerWeights: @unchecked Sendable {
 }
 
 /// All weights of a llama model, pointing into a memory-mapped GGUF file (norms are copied).
+// @unchecked Sendable: immutable, and its tensors point into read-only memory they keep alive.
 public struct LlamaWeights: @unchecked Sendable {
     /// The token embedding table (any type `fmk_dequantize_row` reads), one row per token.
     public let tokenEmbedding: GGUFTensor

@@ -9,7 +9,7 @@ import Foundation
 /// SHA-256 before an atomic `rename(2)` puts it in the cache. Work happens in a `.partial-*` folder
 /// inside the cache directory, removed on every exit path (and, if a fetch was killed, by the next one),
 /// so the cache never holds a half-written model. An `flock` on the cache directory serializes fetches.
-public struct ModelStore {
+public struct ModelStore: Sendable {
     /// The cache directory (`$FMEVAL_MODEL_DIR`, else `$XDG_CACHE_HOME/fmeval/models`, else `~/.cache/fmeval/models`).
     public var directory: URL
     /// The model this store provisions.

@@ -8,6 +8,7 @@ import Darwin
 ///
 /// Swift does not promise that a stored `var` keeps one address (passing it with `&` may hand pthreads
 /// a temporary copy), so the mutex and condition live in memory allocated here and freed in `deinit`.
+// @unchecked Sendable: the pointers never change, and pthreads makes the mutex and condition thread-safe.
 final class PosixLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>

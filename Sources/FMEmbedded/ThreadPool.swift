@@ -10,6 +10,7 @@ import FMKernels
 /// `run` hands the same body to every thread (the caller is thread 0); inside it, threads split
 /// work by index and meet at `barrier()`. Idle workers spin briefly, then sleep on a condition
 /// variable, so a pool between requests costs no CPU. One `run` at a time (the engine serializes).
+// @unchecked Sendable: `workers` changes only in `init` and is read only in `deinit`; `run` is called one at a time.
 public final class ThreadPool: @unchecked Sendable {
     /// Threads taking part in each `run`, the caller included.
     public let threadCount: Int
@@ -78,6 +79,7 @@ public final class ThreadPool: @unchecked Sendable {
 }
 
 /// The first error recorded by any thread of a `runThrowing`.
+// @unchecked Sendable: `first` is read and written only under `lock`.
 private final class FirstFailure: @unchecked Sendable {
     private let lock = PosixLock()
     private var first: Error?
@@ -97,6 +99,8 @@ private final class WorkerContext {
 }
 
 /// State shared by the pool's threads; counters live on separate cache lines.
+// @unchecked Sendable: the counters change only through atomics, `sleepers` only under `wake`, and `body`
+// only between runs (published by the `generation` increment; workers finish before it is cleared).
 private final class PoolShared: @unchecked Sendable {
     private static let line = 8
     /// Empty polls a worker spins through (`pause`) before it sleeps on the condition variable: long

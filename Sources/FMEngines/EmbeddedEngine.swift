@@ -7,7 +7,7 @@ import Foundation
 /// structured output and tool calls under grammar-constrained decoding (the grammar channel) and/or
 /// the schema shown in the prompt (the prompt channel), streaming text and partial structures, and
 /// real token counts with the reused prompt prefix reported as cached input.
-public final class EmbeddedEngine: LanguageModelEngine {
+public final class EmbeddedEngine: LanguageModelEngine, Sendable {
     /// `embedded`, the model file's name, and (for the default model) its SHA-256.
     public let identity: EngineIdentity
     /// Guided generation, tool calling and streaming.
@@ -165,7 +165,8 @@ public final class EmbeddedEngine: LanguageModelEngine {
 
 /// Compiled grammars and their token tables, kept for the engine's lifetime so that repeats and
 /// cases sharing a schema or tool set reuse the per-state tables.
-final class GrammarCache {
+// @unchecked Sendable: `tables`, the only mutable state, is read and written only under `lock`.
+final class GrammarCache: @unchecked Sendable {
     private struct Key: Hashable {
         var schema: GenerationSchema?
         var tools: [ToolDefinition]

@@ -19,7 +19,7 @@ public struct AttemptContext: Sendable {
 }
 
 /// Hands out engines for attempts: a fresh one per attempt (scripted) or one shared instance (embedded, replay).
-public protocol EngineProvider: AnyObject {
+public protocol EngineProvider: AnyObject, Sendable {
     /// The engine's identity, for the run fingerprint.
     var identity: EngineIdentity { get }
     /// An engine for one attempt.

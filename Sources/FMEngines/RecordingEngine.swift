@@ -2,7 +2,8 @@ import Foundation
 import FMCore
 
 /// `--record FILE`: wraps any engine, passing every call through and recording it into a cassette.
-public final class CassetteRecorder: EngineProvider {
+// @unchecked Sendable: `entries`, the only mutable state, is read and appended only under `lock`.
+public final class CassetteRecorder: EngineProvider, @unchecked Sendable {
     /// The wrapped provider's identity: recordings replay as this engine.
     public var identity: EngineIdentity { inner.identity }
     /// Where the cassette is written by `save()`.

@@ -99,7 +99,8 @@ extension ReplayMiss: ClassifiedError {
 }
 
 /// One engine instance shared by every attempt.
-final class SharedEngineProvider: EngineProvider {
+// @unchecked Sendable: `shared` is immutable and is an embedded or replay engine, which serialize their own calls.
+final class SharedEngineProvider: EngineProvider, @unchecked Sendable {
     let shared: LanguageModelEngine
 
     init(engine: LanguageModelEngine) { self.shared = engine }

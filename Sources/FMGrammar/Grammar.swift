@@ -3,7 +3,7 @@
 /// called, so reaching one of its final states means the whole document is complete.
 ///
 /// The grammar knows nothing of tokens; `TokenMatcher` runs it over a `TokenVocabulary`.
-public final class Grammar: @unchecked Sendable {
+public final class Grammar: Sendable {
     /// A call from a state: consume one derivation of `rule`, then continue at state `returnState`.
     struct Call: Hashable {
         /// The rule called.

@@ -14,6 +14,7 @@ struct StateTokens {
 
 /// A grammar joined to a vocabulary: the per-state token tables (computed once per state, on first
 /// use, shareable between matchers and threads). Create one per (schema, tokenizer) and reuse it.
+// @unchecked Sendable: `states`, the only mutable state, is read and written only under `lock`.
 public final class TokenTable: @unchecked Sendable {
     /// The grammar.
     public let grammar: Grammar

@@ -3,7 +3,7 @@
 ///
 /// Ordinary tokens are also kept sorted by their bytes with the length of the prefix each shares
 /// with its predecessor, so a walk over the sorted list is a walk over a byte trie of the vocabulary.
-public final class TokenVocabulary: @unchecked Sendable {
+public final class TokenVocabulary: Sendable {
     /// Bytes per token id.
     public let tokens: [[UInt8]]
     /// Ids that end generation (end of turn, end of text); allowed when the document is complete.

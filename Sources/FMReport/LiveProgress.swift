@@ -8,7 +8,9 @@ import FMResults
 /// cleared before such a case is printed, and the timer is stopped and joined by `finish()`.
 /// `plain` (logs, pipes, `CI=true`): one line per finished case, no carriage returns.
 /// The clock and the output are injected, so tests drive it without a terminal or sleeping.
-public final class LiveProgress {
+// @unchecked Sendable: the counters and the line state change only under `lock`, the timer state only
+// under `ticker`; `clock` and `write` are `@Sendable`.
+public final class LiveProgress: @unchecked Sendable {
     /// How output is shown.
     public enum Mode: Equatable, Sendable {
         /// A progress line redrawn in place; failing cases printed above it as they finish.
@@ -25,8 +27,8 @@ public final class LiveProgress {
 
     private let mode: Mode
     private let style: TerminalStyle
-    private let clock: () -> TimeInterval
-    private let write: (String) -> Void
+    private let clock: @Sendable () -> TimeInterval
+    private let write: @Sendable (String) -> Void
     private let startTime: TimeInterval
     private let lock = NSLock()
     private var passed = 0, failed = 0, errored = 0, knownIssues = 0, finished = 0, total = 0
@@ -38,8 +40,8 @@ public final class LiveProgress {
     private var tickerExited: DispatchSemaphore?
 
     /// A reporter in `mode` with `style`; `clock` gives monotonic seconds, `write` takes output text as is.
-    public init(mode: Mode, style: TerminalStyle, clock: @escaping () -> TimeInterval = { ProcessInfo.processInfo.systemUptime },
-                write: @escaping (String) -> Void) {
+    public init(mode: Mode, style: TerminalStyle, clock: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime },
+                write: @escaping @Sendable (String) -> Void) {
         self.mode = mode
         self.style = style
         self.clock = clock

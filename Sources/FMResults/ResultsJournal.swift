@@ -5,7 +5,8 @@ import FMCore
 ///
 /// `FILE.jsonl` beside the results `FILE`: first `{"journal": 1, "run": RunInfo}`, then one
 /// `{"case": CaseResult}` per line. Nothing finished is lost to a crash or Ctrl-C.
-public final class ResultsJournal {
+// @unchecked Sendable: the file handle and `texts` are used only under `lock`; `path` is immutable.
+public final class ResultsJournal: @unchecked Sendable {
     /// The journal path for results file `resultsPath`.
     public static func path(for resultsPath: String) -> String { resultsPath + "l" }
 

@@ -7,7 +7,8 @@ import FMSuite
 
 /// The engine providers a run needs, created up front so that a missing engine stops the run
 /// before anything executes; judges get theirs on demand.
-final class EngineSet {
+// @unchecked Sendable: `providers` is read and changed only under `lock`; `recorder` is set only in `init`.
+final class EngineSet: @unchecked Sendable {
     private let request: RunRequest
     private let lock = NSLock()
     private var providers: [EngineConfiguration: EngineProvider] = [:]

@@ -34,19 +34,19 @@ public struct RunnerOptions: Sendable {
 
 /// Runs expanded cases: attempts × repeats through sessions on engines, evaluation, verdicts; on
 /// `jobs` threads, appending each finished case to the journal and reporting progress.
-public final class Runner {
+public final class Runner: Sendable {
     /// Called once per finished case, serialized: the result, how many have finished, and how many run.
-    public typealias Progress = (_ result: CaseResult, _ finished: Int, _ total: Int) -> Void
+    public typealias Progress = @Sendable (_ result: CaseResult, _ finished: Int, _ total: Int) -> Void
     /// Called as each case starts, from the worker thread that runs it (not serialized), with the number of cases to run.
-    public typealias Started = (_ item: ExpandedCase, _ total: Int) -> Void
+    public typealias Started = @Sendable (_ item: ExpandedCase, _ total: Int) -> Void
 
     private let options: RunnerOptions
-    private let provider: (ExpandedCase) -> EngineProvider
-    private let environment: (ExpandedCase) -> EvaluationEnvironment
+    private let provider: @Sendable (ExpandedCase) -> EngineProvider
+    private let environment: @Sendable (ExpandedCase) -> EvaluationEnvironment
 
     /// A runner; `provider` gives each case its engine provider, `environment` its evaluation surroundings.
-    public init(options: RunnerOptions, provider: @escaping (ExpandedCase) -> EngineProvider,
-                environment: @escaping (ExpandedCase) -> EvaluationEnvironment = { _ in EvaluationEnvironment() }) {
+    public init(options: RunnerOptions, provider: @escaping @Sendable (ExpandedCase) -> EngineProvider,
+                environment: @escaping @Sendable (ExpandedCase) -> EvaluationEnvironment = { _ in EvaluationEnvironment() }) {
         self.options = options
         self.provider = provider
         self.environment = environment
@@ -57,34 +57,28 @@ public final class Runner {
     /// Throws only when the journal cannot be written (infrastructure).
     public func run(_ cases: [ExpandedCase], journal: ResultsJournal? = nil, progress: Progress? = nil,
                     started: Started? = nil) throws -> [CaseResult] {
-        let lock = NSLock()
-        var next = 0
-        var results: [CaseResult] = []
-        var journalError: Error?
-        var stopped = false
-        let work = {
+        let state = Locked(RunState())
+        let work: @Sendable () -> Void = {
             while true {
-                lock.lock()
-                guard next < cases.count, journalError == nil, !stopped else {
-                    lock.unlock()
-                    return
+                let taken: ExpandedCase? = state.withLock { state in
+                    guard state.next < cases.count, state.journalError == nil, !state.stopped else { return nil }
+                    state.next += 1
+                    return cases[state.next - 1]
                 }
-                let item = cases[next]
-                next += 1
-                lock.unlock()
+                guard let item = taken else { return }
                 started?(item, cases.count)
                 let result = self.runCase(item)
                 let encoded = journal.map { _ in Result { try ResultsJournal.encode(result) } }
-                lock.lock()
-                do {
-                    if let journal, let encoded { try journal.append(encoded.get()) }
-                } catch {
-                    journalError = error
+                state.withLock { state in
+                    do {
+                        if let journal, let encoded { try journal.append(encoded.get()) }
+                    } catch {
+                        state.journalError = error
+                    }
+                    state.results.append(result)
+                    if self.options.failFast && !result.holdsRun { state.stopped = true }
+                    progress?(result, state.results.count, cases.count)
                 }
-                results.append(result)
-                if self.options.failFast && !result.holdsRun { stopped = true }
-                progress?(result, results.count, cases.count)
-                lock.unlock()
             }
         }
         let workers = max(1, min(options.jobs, cases.count))
@@ -104,10 +98,11 @@ public final class Runner {
             }
             group.wait()
         }
-        if let journalError {
+        let finished = state.withLock { $0 }
+        if let journalError = finished.journalError {
             throw RunnerError.infrastructure("cannot append to the results journal \(journal?.path ?? ""): \(journalError)")
         }
-        return results
+        return finished.results
     }
 
     /// Runs every attempt of one case (and its determinism reruns) and decides its status.
@@ -184,6 +179,14 @@ public final class Runner {
                                        summary: ClassificationSummary(labels: group.labels, observations: group.observations))
         }
     }
+}
+
+/// What the job threads of one `Runner.run` share: the next case to take, the results so far, and why to stop.
+private struct RunState: Sendable {
+    var next = 0
+    var results: [CaseResult] = []
+    var journalError: Error?
+    var stopped = false
 }
 
 /// `text` cut to 200 characters for messages.

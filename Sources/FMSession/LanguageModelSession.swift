@@ -7,7 +7,9 @@ import FMCore
 /// then loops: check the context window, call the engine, run the tools it calls and append their
 /// outputs, until the model answers with a response — or the loop guard (`maxToolCalls`) stops it.
 /// One request at a time: a second concurrent `respond` throws `concurrentRequests`.
-public final class LanguageModelSession {
+// @unchecked Sendable: the transcript, counters and `responding` change only under `lock`, and `responding`
+// admits one `respond` at a time, so only that caller's thread uses `engine` and `tools`.
+public final class LanguageModelSession: @unchecked Sendable {
     /// The engine generating responses.
     public let engine: LanguageModelEngine
     /// The session's set-up.

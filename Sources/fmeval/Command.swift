@@ -1,7 +1,7 @@
 import Foundation
 
 /// A subcommand of the `fmeval` tool: one file per command under `Sources/fmeval/`.
-protocol Command {
+protocol Command: Sendable {
     /// The words that select this command, e.g. `["schema", "check"]`.
     static var path: [String] { get }
     /// One line for `fmeval --help`.

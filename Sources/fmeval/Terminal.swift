@@ -1,6 +1,7 @@
 import Foundation
 import FMResults
 import FMReport
+import FMStdio
 
 /// Standard output as a terminal: whether it is one, its width, and unbuffered writes for the live line.
 enum Terminal {
@@ -16,8 +17,8 @@ enum Terminal {
 
     /// Writes `text` to standard output now (through stdio, so it stays in order with `print`).
     static func write(_ text: String) {
-        fputs(text, stdout)
-        fflush(stdout)
+        fputs(text, fms_standard_output())
+        fflush(fms_standard_output())
     }
 
     /// The style for `--color choice`: colours as `TerminalStyle.colors` decides; lines cut to the

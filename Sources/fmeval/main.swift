@@ -1,7 +1,8 @@
 import Foundation
 import FMCore
+import FMStdio
 
-setvbuf(stdout, nil, _IOLBF, 0)
+setvbuf(fms_standard_output(), nil, _IOLBF, 0)
 
 /// SIGINT and SIGTERM: no child starts any more, every running child's process group is ended, the
 /// journal keeps what finished (it is written per case), and fmeval exits 130 or 143. The signals are

@@ -78,6 +78,7 @@ func fmevalBinary() -> URL {
 }
 
 /// Holds the bytes one reader thread collects; `DispatchGroup.wait()` orders its write before the read.
+// @unchecked Sendable: one thread writes `data`, and the reader reads it only after `DispatchGroup.wait()`.
 private final class DataBox: @unchecked Sendable {
     var data = Data()
 }

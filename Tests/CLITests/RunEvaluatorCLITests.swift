@@ -18,7 +18,8 @@ import Testing
     #expect(violations.first?["path"] as? String == "/team")
     let garbage = try document.attempts("command-garbage")[0]
     let metrics = try #require(garbage["metrics"] as? [[String: Any]])
-    #expect((metrics.first?["rationale"] as? String ?? "").contains("not JSON"))
+    let rationale = metrics.first?["rationale"] as? String ?? ""
+    #expect(rationale.contains("not JSON"))
 }
 
 @Test func trajectoryEdgeCases() throws {
@@ -34,7 +35,8 @@ import Testing
     ])
     let attempt = try document.attempts("extra-calls-fail")[0]
     let extra = try #require(attempt["metrics"] as? [[String: Any]])
-    #expect((extra.first?["rationale"] as? String ?? "").contains("allowsAdditionalToolCalls"))
+    let rationale = extra.first?["rationale"] as? String ?? ""
+    #expect(rationale.contains("allowsAdditionalToolCalls"))
 }
 
 @Test func repeatsGatesFlakyAndClassification() throws {

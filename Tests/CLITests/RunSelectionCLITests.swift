@@ -115,7 +115,8 @@ func innerLoopSuite(in folder: URL) throws -> String {
     #expect(document.summary["skipped"] as? Int == 2)
     let skipped = document.document["skipped"] as? [[String: Any]] ?? []
     #expect(skipped.map { $0["caseID"] as? String } == ["c-tool", "d-pass"])
-    #expect((skipped.first?["reason"] as? String ?? "").contains("--fail-fast stopped the run after loop/b-fail failed"))
+    let reason = skipped.first?["reason"] as? String ?? ""
+    #expect(reason.contains("--fail-fast stopped the run after loop/b-fail failed"))
     #expect(run.stdout.contains("Stopped by --fail-fast after loop/b-fail failed: 2 cases not run"))
     #expect(!run.stdout.contains("loop/c-tool  "), "no line for a case that did not run")
     let xml = try String(contentsOfFile: junit, encoding: .utf8)

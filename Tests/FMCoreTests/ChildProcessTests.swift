@@ -130,6 +130,7 @@ private func shell(_ script: String, stdin: Data? = nil, environment: [String: S
 }
 
 /// Strings gathered from parallel work.
+// @unchecked Sendable: `values` is read and appended only under `lock`.
 private final class LockedList: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [String] = []

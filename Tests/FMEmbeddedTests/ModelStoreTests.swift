@@ -88,13 +88,12 @@ struct FakeIndex {
         try FileManager.default.createDirectory(at: index.cache.appendingPathComponent(".partial-1-killed/download"),
                                                 withIntermediateDirectories: true)
         let store = ModelStore(spec: Self.spec(), environment: index.environment())
-        let lock = NSLock()
-        var lines: [String] = []
-        var urls: [URL?] = Array(repeating: nil, count: 3)
+        let seen = Locked((lines: [String](), urls: [URL?](repeating: nil, count: 3)))
         DispatchQueue.concurrentPerform(iterations: 3) { caller in
-            let url = try? store.cachedOrFetchedURL { line in lock.lock(); lines.append(line); lock.unlock() }
-            lock.lock(); urls[caller] = url; lock.unlock()
+            let url = try? store.cachedOrFetchedURL { line in seen.withLock { $0.lines.append(line) } }
+            seen.withLock { $0.urls[caller] = url }
         }
+        let (lines, urls) = seen.withLock { $0 }
         #expect(urls.allSatisfy { $0 == store.modelURL })
         #expect(lines.filter { $0.contains("Downloading fake-model") }.count == 1)
         #expect(index.cacheContents() == ["tiny.gguf", "tiny.gguf.verified"])

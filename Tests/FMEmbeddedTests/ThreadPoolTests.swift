@@ -4,6 +4,7 @@ import Testing
 @testable import FMEmbedded
 
 /// One counter per thread index, each on its own cache line, written only by its thread during a run.
+// @unchecked Sendable: during a run each thread writes only its own slot; the test reads them after `run` returns.
 private final class Slots: @unchecked Sendable {
     static let stride = 8
     let count: Int

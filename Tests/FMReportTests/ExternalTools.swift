@@ -73,6 +73,7 @@ func runTool(_ executable: URL, _ arguments: [String], separateErrors: Bool = fa
 }
 
 /// A reference holder for bytes filled on another thread.
+// @unchecked Sendable: one thread writes `data`, and the reader reads it only after that thread is waited for.
 private final class DataBox: @unchecked Sendable {
     /// The bytes read.
     var data = Data()

@@ -5,10 +5,16 @@ import FMEvaluate
 @testable import FMResults
 
 /// Everything a `LiveProgress` wrote, and a clock the test moves by hand.
+// @unchecked Sendable: `parts` and `time` are read and changed only under `lock`.
 private final class Capture: @unchecked Sendable {
     private let lock = NSLock()
     private var parts: [String] = []
-    var now: TimeInterval = 1000
+    private var time: TimeInterval = 1000
+
+    var now: TimeInterval {
+        get { lock.lock(); defer { lock.unlock() }; return time }
+        set { lock.lock(); time = newValue; lock.unlock() }
+    }
 
     func write(_ text: String) {
         lock.lock()

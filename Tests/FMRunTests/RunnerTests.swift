@@ -19,12 +19,12 @@ cases:
 
 @Test func parallelJobsRunEveryCaseOnceAndReportProgressInOrder() throws {
     let items = try cases(classification)
-    var finished: [Int] = []
+    let finished = Locked<[Int]>([])
     let results = try scriptedRunner(RunnerOptions(jobs: 3)).run(items) { _, done, total in
         #expect(total == 3)
-        finished.append(done)
+        finished.withLock { $0.append(done) }
     }
-    #expect(finished == [1, 2, 3])
+    #expect(finished.withLock { $0 } == [1, 2, 3])
     #expect(Set(results.map(\.caseID)) == ["a", "b", "c"])
 }
 
