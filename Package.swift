@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "FMGrammarTests", dependencies: ["FMGrammar", "FMCore"]),
         .testTarget(name: "FMEmbeddedTests", dependencies: ["FMEmbedded", "FMKernels", "FMCore"]),
         .testTarget(name: "FMSessionTests", dependencies: ["FMSession", "FMEngines", "FMCore"]),
-        .testTarget(name: "OpenAIEngineTests", dependencies: ["FMEngines", "FMSession", "FMCore"]),
+        .testTarget(name: "OpenAIEngineTests", dependencies: ["FMEngines", "FMSession", "FMEmbedded", "FMCore"]),
         .testTarget(name: "FMEvaluateTests", dependencies: ["FMEvaluate", "FMCore"]),
         .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore"]),
         .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"]),

@@ -1,0 +1,132 @@
+import FMCore
+import FMSession
+import Foundation
+import Testing
+@testable import FMEngines
+
+/// One prompt of reference/smollm2/greedy-public.json.
+private struct GreedyReference: Decodable {
+    let user: String
+    let system: String
+    let greedyTokens: [Int]
+}
+
+/// The openai engine against a real llama-server (see LlamaServer): skipped unless
+/// `FMEVAL_LLAMA_SERVER` or `CI` is set.
+@Suite(.serialized, .enabled(if: LlamaServer.isWanted)) struct LlamaServerTests {
+    func engine(_ server: LlamaServer, stream: Bool = false) throws -> OpenAIEngine {
+        var settings = OpenAIFixtures.settings(server.baseURL, stream: stream, timeout: 120)
+        settings.model = "SmolLM2-135M-Instruct"
+        return try OpenAIEngine(settings: settings, environment: [:])
+    }
+
+    @Test func aPlainPromptThroughASessionStreamedAndNot() throws {
+        let server = try LlamaServer()
+        defer { server.stop() }
+        let options = GenerationOptions(maximumResponseTokens: 24)
+        let plain = LanguageModelSession(engine: try engine(server), configuration: SessionConfiguration(options: options))
+        let answer = try plain.respond(to: "What is the capital of France?")
+        #expect(!answer.text.isEmpty)
+        #expect(answer.stats.usage.inputTokens > 10)
+        #expect(answer.stats.usage.outputTokens > 0)
+        let streamed = LanguageModelSession(engine: try engine(server, stream: true), configuration: SessionConfiguration(options: options))
+        var deltas: [String] = []
+        let same = try streamed.respond(to: "What is the capital of France?") { event in
+            if case .textDelta(let text) = event { deltas.append(text) }
+        }
+        #expect(deltas.count > 1)
+        #expect(deltas.joined() == same.text)
+        #expect(same.text == answer.text)
+        #expect(same.stats.usage.outputTokens == answer.stats.usage.outputTokens)
+    }
+
+    @Test func guidedGenerationOnApplesReferenceSchemasHasNoViolations() throws {
+        let server = try LlamaServer()
+        defer { server.stop() }
+        let engine = try engine(server)
+        for name in OpenAIFixtures.appleSchemaNames {
+            let schema = try OpenAIFixtures.appleSchema(name)
+            let configuration = SessionConfiguration(instructions: "You write realistic example data.",
+                                                     options: GenerationOptions(maximumResponseTokens: 600), schema: schema)
+            let session = LanguageModelSession(engine: engine, configuration: configuration)
+            let response = try session.respond(to: "Give one example \(schema.root.title ?? name).")
+            let content = try #require(response.content, "\(name): \(response.text)")
+            #expect(SchemaValidator.violations(of: content, against: schema) == [], "\(name): \(content.jsonString)")
+        }
+    }
+
+    @Test func aRequiredToolCallAndTheToolLoop() throws {
+        let server = try LlamaServer()
+        defer { server.stop() }
+        let tool = SessionTool(definition: try OpenAIFixtures.weatherTool(), output: .text("Sunny, 21°C."))
+        let configuration = SessionConfiguration(instructions: "Answer using the tools.", tools: [tool],
+                                                 options: GenerationOptions(maximumResponseTokens: 64, toolCallingMode: .required),
+                                                 maxToolCalls: 3)
+        let session = LanguageModelSession(engine: try engine(server), configuration: configuration)
+        let response = try session.respond(to: "What is the weather in Paris?")
+        let call = try #require(response.toolCalls.first)
+        #expect(call.name == "getWeather")
+        #expect(call.arguments["city"]?.stringValue != nil)
+        #expect(response.stats.engineCalls >= 2)
+        let kinds = session.transcript.entries.map { entry -> String in
+            switch entry {
+            case .toolCalls: return "toolCalls"
+            case .toolOutput: return "toolOutput"
+            case .response: return "response"
+            default: return "other"
+            }
+        }
+        #expect(kinds.suffix(3) == ["toolCalls", "toolOutput", "response"])
+    }
+
+    @Test func usageCountsAndTheRepeatedPromptIsServedFromCache() throws {
+        let server = try LlamaServer()
+        defer { server.stop() }
+        let engine = try engine(server)
+        var request = EngineRequest(transcript: OpenAIFixtures.transcript(instructions: "You are terse.", prompt: "Name three colors."))
+        request.options.maximumResponseTokens = 8
+        let first = try engine.respond(to: request) { _ in }
+        let second = try engine.respond(to: request) { _ in }
+        #expect(first.usage.inputTokens > 10)
+        #expect(first.usage.outputTokens > 0)
+        #expect(second.usage.inputTokens == first.usage.inputTokens)
+        #expect(second.usage.cachedInputTokens > 0)
+        #expect(second.text == first.text)
+        #expect(engine.lastCallMetrics?.serverModel != nil)
+    }
+
+    @Test func aPromptOverTheServersContextIsContextSizeExceeded() throws {
+        let server = try LlamaServer(contextSize: 128)
+        defer { server.stop() }
+        let long = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 60)
+        let request = EngineRequest(transcript: OpenAIFixtures.transcript(prompt: long))
+        #expect { _ = try engine(server).respond(to: request) { _ in } } throws: {
+            ($0 as? LanguageModelError)?.caseName == "contextSizeExceeded"
+        }
+    }
+
+    @Test func greedyTextEqualsTheEmbeddedEngineOnTheReferencePrompts() throws {
+        let server = try LlamaServer()
+        defer { server.stop() }
+        let openai = try engine(server)
+        let embedded = try EmbeddedEngine(modelPath: nil)
+        struct File: Decodable { let cases: [GreedyReference] }
+        let url = OpenAIFixtures.repositoryRoot.appendingPathComponent("reference/smollm2/greedy-public.json")
+        let cases = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).cases
+        #expect(!cases.isEmpty)
+        var overheads: [Double] = []
+        for reference in cases {
+            var request = EngineRequest(transcript: OpenAIFixtures.transcript(instructions: reference.system, prompt: reference.user))
+            request.options.maximumResponseTokens = reference.greedyTokens.count
+            let served = try openai.respond(to: request) { _ in }
+            let local = try embedded.respond(to: request) { _ in }
+            #expect(served.text == local.text, "prompt: \(reference.user)")
+            #expect(served.usage.inputTokens == local.usage.inputTokens, "prompt: \(reference.user)")
+            overheads.append(openai.lastCallMetrics?.overheadMs ?? 0)
+        }
+        let median = overheads.sorted()[overheads.count / 2]
+        print("openai engine: harness overhead per request (outside the HTTP round trip), median of \(overheads.count): "
+              + String(format: "%.3f ms", median))
+        #expect(median < 50)
+    }
+}
