@@ -5,6 +5,14 @@ import Glibc
 import Darwin
 #endif
 
+#if os(Linux)
+private let streamSocket = Int32(SOCK_STREAM.rawValue)
+private let sendFlags = Int32(MSG_NOSIGNAL)
+#else
+private let streamSocket = SOCK_STREAM
+private let sendFlags: Int32 = 0
+#endif
+
 /// A loopback HTTP/1.1 server for fault tests (POSIX sockets, 127.0.0.1, an ephemeral port): each
 /// connection is answered on its own thread by the reply the handler picks for the request.
 final class FaultServer: @unchecked Sendable {
@@ -52,7 +60,7 @@ final class FaultServer: @unchecked Sendable {
     /// Starts listening; `handler` picks each reply.
     init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -113,6 +121,10 @@ final class FaultServer: @unchecked Sendable {
     }
 
     private func serve(_ connection: Int32) {
+        #if !os(Linux)
+        var noSignal: Int32 = 1
+        setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         lock.lock()
         active += 1
         peak = max(peak, active)
@@ -141,8 +153,8 @@ final class FaultServer: @unchecked Sendable {
         case .shortBody(let declaredLength, let body):
             write(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(declaredLength)\r\nConnection: close\r\n\r\n" + body)
         case .reset:
-            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-            setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            var resetOnClose = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection, SOL_SOCKET, SO_LINGER, &resetOnClose, socklen_t(MemoryLayout<linger>.size))
         }
         close(connection)
     }
@@ -182,7 +194,7 @@ final class FaultServer: @unchecked Sendable {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
             if count <= 0 { return }
             sent += count
         }

@@ -43,7 +43,9 @@ final class LlamaServer {
         let port = try Self.freePort()
         baseURL = "http://127.0.0.1:\(port)/v1"
         log = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-llama-server-\(port).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw StartError(description: "cannot create the server log \(log.path)")
+        }
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["-m", model.path, "--host", "127.0.0.1", "--port", String(port), "-c", String(contextSize),
