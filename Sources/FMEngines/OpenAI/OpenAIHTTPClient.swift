@@ -14,6 +14,9 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
         public var roundTripMs: Double
     }
 
+    /// The URL session's own limits, above any request's: each `post` enforces its own deadline.
+    private static let sessionTimeoutSeconds = 7.0 * 24 * 3600
+
     private let session: URLSession
     private let tasks: TaskTable
 
@@ -23,6 +26,8 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.timeoutIntervalForRequest = Self.sessionTimeoutSeconds
+        configuration.timeoutIntervalForResource = Self.sessionTimeoutSeconds
         let table = TaskTable()
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -38,7 +43,7 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
     /// connection, or `timeoutSeconds` passing; errors thrown by `onChunk` cancel the request.
     public func post(url: URL, body: Data, apiKey: String?, timeoutSeconds: Double,
                      onChunk: (Data) throws -> Void) throws -> Exchange {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.sessionTimeoutSeconds)
         request.httpMethod = "POST"
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
