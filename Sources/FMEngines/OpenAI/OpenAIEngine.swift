@@ -1,0 +1,107 @@
+import FMCore
+import Foundation
+
+/// The `openai` engine: each request goes to an OpenAI-compatible chat-completions server (see
+/// docs/engines.md). Thread-safe; at most `settings.maxConcurrency` requests are in flight at once.
+public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
+    /// Timings and server facts of the most recent call.
+    public struct CallMetrics: Sendable, Hashable {
+        /// Milliseconds inside `respond`, from entry to return.
+        public var totalMs: Double
+        /// Milliseconds of the HTTP exchange: request sent to last body byte.
+        public var roundTripMs: Double
+        /// Milliseconds from sending to the first streamed token (streaming only).
+        public var timeToFirstTokenMs: Double?
+        /// The `model` the server reported.
+        public var serverModel: String?
+        /// The server's `system_fingerprint`.
+        public var systemFingerprint: String?
+
+        /// Milliseconds spent outside the HTTP exchange (encoding, decoding, events): the harness overhead.
+        public var overheadMs: Double { max(0, totalMs - roundTripMs) }
+    }
+
+    /// `openai` and the configured model name.
+    public let identity: EngineIdentity
+    /// Guided generation (`response_format`), tool calling and streaming.
+    public let capabilities = EngineCapabilities.all
+    /// Where and how requests are sent.
+    public let settings: OpenAIEngineSettings
+    private let client = OpenAIHTTPClient()
+    private let slots: DispatchSemaphore
+    private let environment: [String: String]
+    private let lock = NSLock()
+    private var metrics: CallMetrics?
+
+    /// An engine for `settings` (validated: throws `EngineSetupError`); the API key is read from
+    /// `environment[settings.apiKeyEnv]` for every request.
+    public init(settings: OpenAIEngineSettings, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        try settings.validate()
+        self.settings = settings
+        self.environment = environment
+        identity = EngineIdentity(name: "openai", model: settings.model)
+        slots = DispatchSemaphore(value: settings.maxConcurrency)
+    }
+
+    /// Timings and server facts of the most recent completed call.
+    public var lastCallMetrics: CallMetrics? {
+        lock.lock()
+        defer { lock.unlock() }
+        return metrics
+    }
+
+    /// Sends `request` and returns the server's answer; streamed events (text deltas, partial
+    /// structures) reach `onEvent` as they arrive, tool calls once complete. A prompt over the
+    /// server's context is `LanguageModelError.contextSizeExceeded`; server and network faults are `OpenAIError`.
+    public func respond(to request: EngineRequest, onEvent: (EngineEvent) -> Void) throws -> EngineResponse {
+        let entered = DispatchTime.now()
+        try checkCapabilities(for: request)
+        let body = Data(try OpenAIRequestEncoder.body(for: request, settings: settings).jsonString.utf8)
+        let url = settings.endpoint
+        let apiKey = settings.apiKey(in: environment)
+        slots.wait()
+        defer { slots.signal() }
+        var stream = OpenAIStreamAccumulator(request: request, url: url.absoluteString)
+        var whole = Data()
+        let exchange: OpenAIHTTPClient.Exchange
+        do {
+            exchange = try client.post(url: url, body: body, apiKey: apiKey, timeoutSeconds: settings.timeoutSeconds) { chunk in
+                if settings.stream { try stream.consume(chunk, onEvent: onEvent) } else { whole.append(chunk) }
+            }
+        } catch let error as OpenAIError {
+            if let status = error.statusCode, let modelError = OpenAIResponseDecoder.languageModelError(status: status, body: error.bodyExcerpt) {
+                throw modelError
+            }
+            throw error
+        }
+        let completion: OpenAICompletion
+        if settings.stream {
+            completion = try stream.finish()
+        } else {
+            completion = try OpenAIResponseDecoder.completion(json: String(decoding: whole, as: UTF8.self), request: request,
+                                                              url: url.absoluteString)
+            let response = completion.response
+            if let content = response.content {
+                onEvent(.partialStructure(content))
+            } else if response.toolCalls.isEmpty && request.schema == nil && !response.text.isEmpty {
+                onEvent(.textDelta(response.text))
+            }
+        }
+        for call in completion.response.toolCalls { onEvent(.toolCall(call)) }
+        let total = Double(DispatchTime.now().uptimeNanoseconds - entered.uptimeNanoseconds) / 1_000_000
+        record(CallMetrics(totalMs: total, roundTripMs: exchange.roundTripMs, timeToFirstTokenMs: stream.timeToFirstTokenMs,
+                           serverModel: completion.serverModel, systemFingerprint: completion.systemFingerprint))
+        return completion.response
+    }
+
+    /// A provider sharing one engine (one connection pool, one concurrency limit) across attempts.
+    public static func provider(_ settings: OpenAIEngineSettings) throws -> EngineProvider {
+        SharedEngineProvider(engine: try OpenAIEngine(settings: settings))
+    }
+
+    private func record(_ call: CallMetrics) {
+        lock.lock()
+        metrics = call
+        lock.unlock()
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A synchronous HTTP(S) POST over `URLSession`: the body arrives chunk by chunk on the caller's
+/// thread (so streamed events are handled there), within one overall deadline.
+public final class OpenAIHTTPClient: @unchecked Sendable {
+    /// The outcome of one exchange whose status was 2xx.
+    public struct Exchange: Sendable {
+        /// The HTTP status.
+        public var status: Int
+        /// Milliseconds from sending the request to the last body byte.
+        public var roundTripMs: Double
+    }
+
+    /// The URL session's own limits, above any request's: each `post` enforces its own deadline.
+    private static let sessionTimeoutSeconds = 7.0 * 24 * 3600
+
+    private let session: URLSession
+    private let tasks: TaskTable
+
+    /// A client with its own URL session (no caches, no cookies).
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.timeoutIntervalForRequest = Self.sessionTimeoutSeconds
+        configuration.timeoutIntervalForResource = Self.sessionTimeoutSeconds
+        let table = TaskTable()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        tasks = table
+        session = URLSession(configuration: configuration, delegate: SessionDelegate(tasks: table), delegateQueue: queue)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    /// POSTs `body` to `url` (`Authorization: Bearer apiKey` when a key is given), calls `onChunk` with
+    /// each body chunk of a 2xx response, and returns once the body is complete. Throws `OpenAIError`
+    /// for a non-2xx status (with `Retry-After` and a redacted body excerpt), a refused or reset
+    /// connection, or `timeoutSeconds` passing; errors thrown by `onChunk` cancel the request.
+    public func post(url: URL, body: Data, apiKey: String?, timeoutSeconds: Double,
+                     onChunk: (Data) throws -> Void) throws -> Exchange {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.sessionTimeoutSeconds)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json, text/event-stream", forHTTPHeaderField: "Accept")
+        if let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
+        let state = TaskState()
+        let task = session.dataTask(with: request)
+        tasks.insert(state, for: task.taskIdentifier)
+        defer { tasks.remove(task.taskIdentifier) }
+        let started = DispatchTime.now()
+        let deadline = started + .nanoseconds(Int(min(timeoutSeconds, 1e6) * 1e9))
+        task.resume()
+        var errorBody = Data()
+        while true {
+            if state.signal.wait(timeout: deadline) == .timedOut {
+                task.cancel()
+                throw OpenAIError(kind: .timeout, url: url.absoluteString, detail:
+                    "no complete response within \(timeoutSeconds) s; raise timeoutSeconds or check the server", apiKey: apiKey)
+            }
+            let (response, chunks, completion) = state.take()
+            let status = response?.statusCode ?? 0
+            for chunk in chunks {
+                if (200...299).contains(status) {
+                    do { try onChunk(chunk) } catch { task.cancel(); throw error }
+                } else if errorBody.count < 64 * 1024 {
+                    errorBody.append(chunk)
+                }
+            }
+            guard let completion else { continue }
+            let roundTrip = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+            if let error = completion.error {
+                throw Self.transportError(error, url: url, received: status != 0, apiKey: apiKey)
+            }
+            guard (200...299).contains(status) else {
+                let retryAfter = OpenAIError.retryAfterSeconds(response?.value(forHTTPHeaderField: "Retry-After"))
+                throw OpenAIError(kind: .httpStatus(status), url: url.absoluteString, detail: "HTTP \(status)",
+                                  body: String(decoding: errorBody, as: UTF8.self), retryAfterSeconds: retryAfter, apiKey: apiKey)
+            }
+            return Exchange(status: status, roundTripMs: roundTrip)
+        }
+    }
+
+    /// The typed error for a URL session failure (`received`: whether a response status had arrived).
+    static func transportError(_ error: Error, url: URL, received: Bool, apiKey: String?) -> OpenAIError {
+        let code = (error as? URLError)?.code
+        let kind: OpenAIError.Kind
+        let detail: String
+        switch code {
+        case .cannotConnectToHost?:
+            kind = .connectionRefused
+            detail = "the connection was refused; is the server running at this address?"
+        case .networkConnectionLost?, .badServerResponse?, .zeroByteResource?, .cannotParseResponse?:
+            kind = .connectionReset
+            detail = received ? "the connection closed before the response was complete" : "the connection was reset before any response"
+        case .timedOut?:
+            kind = .timeout
+            detail = "the request timed out; raise timeoutSeconds or check the server"
+        default:
+            kind = received ? .connectionReset : .transport
+            detail = (received ? "the connection closed before the response was complete: " : "the request failed: ")
+                + error.localizedDescription
+        }
+        return OpenAIError(kind: kind, url: url.absoluteString, detail: detail, apiKey: apiKey)
+    }
+}
+
+/// What the delegate has received for one task, handed to the waiting caller under a lock.
+private final class TaskState: @unchecked Sendable {
+    struct Completion { var error: Error? }
+
+    let signal = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var response: HTTPURLResponse?
+    private var chunks: [Data] = []
+    private var completion: Completion?
+
+    func receive(response: URLResponse) { update { $0.response = response as? HTTPURLResponse } }
+    func receive(data: Data) { update { $0.chunks.append(data) } }
+    func complete(error: Error?) { update { $0.completion = Completion(error: error) } }
+
+    /// The response so far, the chunks not yet taken, and the completion when the task ended.
+    func take() -> (HTTPURLResponse?, [Data], Completion?) {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = chunks
+        chunks = []
+        return (response, taken, completion)
+    }
+
+    private func update(_ change: (TaskState) -> Void) {
+        lock.lock()
+        change(self)
+        lock.unlock()
+        signal.signal()
+    }
+}
+
+/// Task identifier → state, shared by the client and its session delegate.
+private final class TaskTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var states: [Int: TaskState] = [:]
+
+    func insert(_ state: TaskState, for id: Int) { lock.lock(); states[id] = state; lock.unlock() }
+    func remove(_ id: Int) { lock.lock(); states[id] = nil; lock.unlock() }
+    func state(_ id: Int) -> TaskState? { lock.lock(); defer { lock.unlock() }; return states[id] }
+}
+
+/// Routes URL session callbacks to each task's state.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let tasks: TaskTable
+
+    init(tasks: TaskTable) { self.tasks = tasks }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        tasks.state(dataTask.taskIdentifier)?.receive(response: response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        tasks.state(dataTask.taskIdentifier)?.receive(data: data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        tasks.state(task.taskIdentifier)?.complete(error: error)
+    }
+}

@@ -1,0 +1,114 @@
+import FMCore
+
+/// One decoded chat completion: the engine response plus what the server says about itself.
+public struct OpenAICompletion: Sendable, Hashable {
+    /// The response as the session sees it.
+    public var response: EngineResponse
+    /// The `model` the server reports having used.
+    public var serverModel: String?
+    /// The server's `system_fingerprint` (its configuration), when it sends one.
+    public var systemFingerprint: String?
+
+    /// Creates a completion from its parts.
+    public init(response: EngineResponse, serverModel: String? = nil, systemFingerprint: String? = nil) {
+        self.response = response
+        self.serverModel = serverModel
+        self.systemFingerprint = systemFingerprint
+    }
+}
+
+/// Chat-completions response JSON → `OpenAICompletion`, and error bodies → `LanguageModelError` (pure).
+public enum OpenAIResponseDecoder {
+    /// Decodes a non-streamed response body; throws `OpenAIError.malformedResponse` naming what is missing.
+    public static func completion(json: String, request: EngineRequest, url: String) throws -> OpenAICompletion {
+        let body: GeneratedContent
+        do {
+            body = try GeneratedContent(json: json)
+        } catch {
+            throw OpenAIError(kind: .malformedResponse, url: url, detail: "the response is not JSON (\(error))", body: json)
+        }
+        guard let choices = body["choices"]?.arrayValue, let choice = choices.first, let message = choice["message"] else {
+            throw OpenAIError(kind: .malformedResponse, url: url, detail: "the response has no choices[0].message", body: json)
+        }
+        let calls = try toolCalls(message["tool_calls"], url: url, body: json)
+        return OpenAICompletion(response: response(text: contentText(message["content"]), toolCalls: calls,
+                                                   finishReason: choice["finish_reason"]?.stringValue,
+                                                   usage: usage(body["usage"]), request: request),
+                                serverModel: body["model"]?.stringValue, systemFingerprint: body["system_fingerprint"]?.stringValue)
+    }
+
+    /// The engine response for a finished generation: tool calls when there are any, else the text
+    /// and, when a schema was asked for, its parsed structure (nil when the text does not parse:
+    /// the model's failure, reported by the session as on the embedded engine).
+    static func response(text: String, toolCalls: [ToolCall], finishReason: String?, usage: Usage,
+                         request: EngineRequest) -> EngineResponse {
+        if !toolCalls.isEmpty {
+            return EngineResponse(text: "", toolCalls: toolCalls, finishReason: .toolCalls, usage: usage)
+        }
+        let finish: FinishReason = finishReason == "length" ? .length : .stop
+        let content = request.schema == nil ? nil : try? GeneratedContent(json: text)
+        return EngineResponse(text: text, content: content, finishReason: finish, usage: usage)
+    }
+
+    /// `message.content` as text: a string, the text parts of an array, or "" for null.
+    static func contentText(_ content: GeneratedContent?) -> String {
+        if let text = content?.stringValue { return text }
+        guard let parts = content?.arrayValue else { return "" }
+        return parts.compactMap { $0["text"]?.stringValue }.joined()
+    }
+
+    /// `tool_calls` entries: id (made up when missing), function name, and the arguments JSON string
+    /// parsed (arguments that do not parse are kept as one string value, for the session to reject).
+    static func toolCalls(_ value: GeneratedContent?, url: String, body: String) throws -> [ToolCall] {
+        guard let value, !value.isNull else { return [] }
+        guard let entries = value.arrayValue else {
+            throw OpenAIError(kind: .malformedResponse, url: url, detail: "tool_calls is not an array", body: body)
+        }
+        return try entries.enumerated().map { index, entry in
+            guard let name = entry["function"]?["name"]?.stringValue else {
+                throw OpenAIError(kind: .malformedResponse, url: url, detail: "tool_calls[\(index)] has no function.name", body: body)
+            }
+            let id = entry["id"]?.stringValue ?? "call_\(index)"
+            return ToolCall(id: id, name: name, arguments: arguments(entry["function"]?["arguments"]))
+        }
+    }
+
+    /// Tool-call arguments: a JSON string parsed, an object taken as is, "" as an empty object.
+    static func arguments(_ value: GeneratedContent?) -> GeneratedContent {
+        guard let value else { return GeneratedContent(properties: []) }
+        guard let text = value.stringValue else { return value }
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return GeneratedContent(properties: []) }
+        return (try? GeneratedContent(json: text)) ?? GeneratedContent(text)
+    }
+
+    /// `usage`: prompt and completion tokens, cached prompt tokens, reasoning tokens.
+    static func usage(_ value: GeneratedContent?) -> Usage {
+        guard let value else { return Usage() }
+        return Usage(inputTokens: value["prompt_tokens"]?.intValue ?? 0,
+                     cachedInputTokens: value["prompt_tokens_details"]?["cached_tokens"]?.intValue ?? 0,
+                     outputTokens: value["completion_tokens"]?.intValue ?? 0,
+                     reasoningTokens: value["completion_tokens_details"]?["reasoning_tokens"]?.intValue ?? 0)
+    }
+
+    /// The model-behaviour error an error body describes: a prompt over the context window
+    /// (llama-server's `exceed_context_size_error`, vLLM's "maximum context length is N tokens",
+    /// OpenAI's `context_length_exceeded`) → `contextSizeExceeded`; nil for anything else.
+    public static func languageModelError(status: Int, body: String) -> LanguageModelError? {
+        guard status == 400 || status == 413 else { return nil }
+        let parsed = try? GeneratedContent(json: body)
+        let error = parsed?["error"] ?? parsed
+        let type = error?["type"]?.stringValue ?? ""
+        let code = error?["code"]?.stringValue ?? ""
+        let message = error?["message"]?.stringValue ?? body
+        if type == "exceed_context_size_error" {
+            let prompt = error?["n_prompt_tokens"]?.intValue.map(String.init) ?? "?"
+            let context = error?["n_ctx"]?.intValue.map(String.init) ?? "?"
+            return .contextSizeExceeded(.init(debugDescription:
+                "the server's context holds \(context) tokens but the prompt needs \(prompt) (\(message))"))
+        }
+        if code == "context_length_exceeded" || message.contains("maximum context length") {
+            return .contextSizeExceeded(.init(debugDescription: "the server says: \(message)"))
+        }
+        return nil
+    }
+}
