@@ -57,11 +57,11 @@ public enum EngineRegistry {
         EmbeddedEngine.descriptor,
         ScriptedEngine.descriptor,
         ReplayEngine.descriptor,
+        OpenAIEngine.descriptor,
     ]
 
     /// Names reserved for engines this build does not include, with one line on each.
     public static let reserved: [(name: String, summary: String)] = [
-        ("openai", "an OpenAI-compatible HTTP endpoint"),
         ("apple", "Apple's on-device Foundation Models"),
     ]
 
