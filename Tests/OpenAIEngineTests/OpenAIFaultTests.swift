@@ -1,5 +1,6 @@
 import FMCore
 import FMSession
+import FaultServer
 import Foundation
 import Testing
 @testable import FMEngines
