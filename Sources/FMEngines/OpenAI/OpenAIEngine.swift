@@ -63,11 +63,11 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
         let apiKey = settings.apiKey(in: environment)
         slots.wait()
         defer { slots.signal() }
-        var stream = OpenAIStreamAccumulator(request: request, url: url.absoluteString)
+        var stream = OpenAIStreamAccumulator(request: request, url: url.absoluteString, apiKey: apiKey)
         var whole = Data()
         var retries = 0
         let exchange = try retrying(retries: &retries) {
-            stream = OpenAIStreamAccumulator(request: request, url: url.absoluteString)
+            stream = OpenAIStreamAccumulator(request: request, url: url.absoluteString, apiKey: apiKey)
             whole = Data()
             var emitted = false
             do {
@@ -86,7 +86,8 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
         if settings.stream {
             completion = try stream.finish()
         } else {
-            completion = try OpenAIResponseDecoder.completion(json: String(decoding: whole, as: UTF8.self), request: request,
+            completion = try OpenAIResponseDecoder.completion(json: OpenAIError.redact(String(decoding: whole, as: UTF8.self), apiKey: apiKey),
+                                                              request: request,
                                                               url: url.absoluteString)
             let response = completion.response
             if let content = response.content {
