@@ -6,6 +6,8 @@ import FMCore
 public final class CassetteRecorder: EngineProvider, @unchecked Sendable {
     /// The wrapped provider's identity: recordings replay as this engine.
     public var identity: EngineIdentity { inner.identity }
+    /// The wrapped provider's details.
+    public var details: [String: String] { inner.details }
     /// Where the cassette is written by `save()`.
     public let path: String
 

@@ -55,6 +55,10 @@ import Testing
         #expect(try document.attempts("france")[0]["retries"] as? Int == 1)
         #expect(try document.attempts("italy")[0]["retries"] == nil)
         #expect(server.requests.count == 3)
+        let fingerprint = try #require((document.document["run"] as? [String: Any])?["fingerprint"] as? [String: Any])
+        #expect(fingerprint["engine"] as? [String: String] == ["name": "openai", "model": "smollm2"], "the identity is unchanged")
+        #expect(fingerprint["engineDetails"] as? [String: String] == ["baseURLHost": "127.0.0.1:\(server.port)",
+                                                                     "serverModel": "smollm2-served", "systemFingerprint": "b1234-cpu"])
     }
 
     @Test func aPersistentFaultIsAnErrorAndRetryErrorsFinishesTheJob() throws {

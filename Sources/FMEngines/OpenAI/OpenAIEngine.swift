@@ -104,6 +104,16 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
         return completion.response
     }
 
+    /// `baseURLHost` (host and port of `baseURL`), and from the latest answer `serverModel` and
+    /// `systemFingerprint` when the server sent them.
+    public var runDetails: [String: String] {
+        var details = ["baseURLHost": settings.baseURL.host.map { host in settings.baseURL.port.map { "\(host):\($0)" } ?? host } ?? ""]
+        let latest = lastCallMetrics
+        if let model = latest?.serverModel { details["serverModel"] = model }
+        if let fingerprint = latest?.systemFingerprint { details["systemFingerprint"] = fingerprint }
+        return details
+    }
+
     /// A provider sharing one engine (one connection pool, one concurrency limit) across attempts.
     public static func provider(_ settings: OpenAIEngineSettings) throws -> EngineProvider {
         SharedEngineProvider(engine: try OpenAIEngine(settings: settings))
