@@ -20,7 +20,7 @@ import Testing
     /// The built `fmeval` beside the test bundle (or `$FMEVAL_BIN`).
     static func binary() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["FMEVAL_BIN"] { return URL(fileURLWithPath: path) }
-        var folder = Bundle.main.bundleURL.deletingLastPathComponent()
+        var folder = Bundle.main.bundleURL
         for _ in 0..<4 {
             let candidate = folder.appendingPathComponent("fmeval")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
