@@ -48,13 +48,15 @@ let package = Package(
         .testTarget(name: "FMGrammarTests", dependencies: ["FMGrammar", "FMCore"]),
         .testTarget(name: "FMEmbeddedTests", dependencies: ["FMEmbedded", "FMKernels", "FMCore"]),
         .testTarget(name: "FMSessionTests", dependencies: ["FMSession", "FMEngines", "FMCore"]),
-        .testTarget(name: "OpenAIEngineTests", dependencies: ["FMEngines", "FMSession", "FMEmbedded", "FMCore"]),
+        // A loopback HTTP server for fault tests, shared by the engine's and the CLI's tests.
+        .target(name: "FaultServer", path: "Tests/FaultServer"),
+        .testTarget(name: "OpenAIEngineTests", dependencies: ["FMEngines", "FMSession", "FMEmbedded", "FMCore", "FaultServer"]),
         .testTarget(name: "FMEvaluateTests", dependencies: ["FMEvaluate", "FMCore"]),
         .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore"]),
         .testTarget(name: "FMResultsTests", dependencies: ["FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMResults", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"]),
         .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore"]),
-        .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport", "FMResults"], exclude: ["fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport", "FMResults", "FaultServer"], exclude: ["fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

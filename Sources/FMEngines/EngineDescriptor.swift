@@ -69,6 +69,8 @@ public struct EngineOptionProblem: Sendable, Equatable, CustomStringConvertible 
 public struct EngineDescriptor: Sendable {
     /// Builds a provider from a configuration whose options passed `validate`.
     public typealias Build = @Sendable (EngineConfiguration) throws -> EngineProvider
+    /// Checks option values whose types are right (ranges, formats), returning each problem.
+    public typealias Check = @Sendable ([String: GeneratedContent]) -> [EngineOptionProblem]
 
     /// The engine's name.
     public var name: String
@@ -78,12 +80,15 @@ public struct EngineDescriptor: Sendable {
     public var options: [EngineOptionSpec]
     /// The factory.
     public var build: Build
+    /// The check of option values beyond their types, if the engine has one.
+    public var check: Check?
 
     /// Creates a descriptor.
-    public init(name: String, summary: String, options: [EngineOptionSpec], build: @escaping Build) {
+    public init(name: String, summary: String, options: [EngineOptionSpec], check: Check? = nil, build: @escaping Build) {
         self.name = name
         self.summary = summary
         self.options = options
+        self.check = check
         self.build = build
     }
 
@@ -101,7 +106,7 @@ public struct EngineDescriptor: Sendable {
     public func option(_ name: String) -> EngineOptionSpec? { options.first { $0.name == name } }
 
     /// Every problem of `options` for this engine: unknown options (with a did-you-mean), wrong types,
-    /// missing required options; in option-name order.
+    /// missing required options; in option-name order; then, when there are none, the engine's `check`.
     public func problems(_ given: [String: GeneratedContent]) -> [EngineOptionProblem] {
         var found: [EngineOptionProblem] = []
         for key in given.keys.sorted() {
@@ -120,6 +125,7 @@ public struct EngineDescriptor: Sendable {
         for spec in options where spec.isRequired && given[spec.name] == nil {
             found.append(EngineOptionProblem(option: nil, message: "engine '\(name)' needs option '\(spec.name)': \(spec.summary)"))
         }
+        if found.isEmpty, let check { found = check(given) }
         return found
     }
 }

@@ -26,6 +26,13 @@ public protocol EngineProvider: AnyObject, Sendable {
     func engine(for attempt: AttemptContext) throws -> LanguageModelEngine
     /// The session driver for one attempt (default: `engine(for:)` under `EngineSessionDriver`).
     func sessionDriver(for attempt: AttemptContext) throws -> SessionDriver
+    /// The engine's `runDetails` so far, for the results fingerprint (default: none).
+    var details: [String: String] { get }
+}
+
+extension EngineProvider {
+    /// No details.
+    public var details: [String: String] { [:] }
 }
 
 /// An engine could not be set up (unknown name, missing model or cassette): exit 2 or 3.
@@ -57,11 +64,11 @@ public enum EngineRegistry {
         EmbeddedEngine.descriptor,
         ScriptedEngine.descriptor,
         ReplayEngine.descriptor,
+        OpenAIEngine.descriptor,
     ]
 
     /// Names reserved for engines this build does not include, with one line on each.
     public static let reserved: [(name: String, summary: String)] = [
-        ("openai", "an OpenAI-compatible HTTP endpoint"),
         ("apple", "Apple's on-device Foundation Models"),
     ]
 

@@ -6,6 +6,8 @@ import FMCore
 public final class CassetteRecorder: EngineProvider, @unchecked Sendable {
     /// The wrapped provider's identity: recordings replay as this engine.
     public var identity: EngineIdentity { inner.identity }
+    /// The wrapped provider's details.
+    public var details: [String: String] { inner.details }
     /// Where the cassette is written by `save()`.
     public let path: String
 
@@ -59,11 +61,14 @@ final class RecordingEngine: LanguageModelEngine {
         let key = Cassette.key(of: request, engine: inner.identity)
         let canonical = Cassette.canonicalContent(of: request, engine: inner.identity)
         do {
-            let response = try inner.respond(to: request) { event in
+            var response = try inner.respond(to: request) { event in
                 events.append(event)
                 onEvent(event)
             }
+            let retries = response.retries
+            response.retries = nil
             recorder.record(CassetteEntry(key: key, request: canonical, events: events, response: response, error: nil))
+            response.retries = retries
             return response
         } catch let error as LanguageModelError {
             recorder.record(CassetteEntry(key: key, request: canonical, events: events, response: nil, error: error))

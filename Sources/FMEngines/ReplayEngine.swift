@@ -107,6 +107,8 @@ final class SharedEngineProvider: EngineProvider, @unchecked Sendable {
 
     var identity: EngineIdentity { shared.identity }
 
+    var details: [String: String] { shared.runDetails }
+
     func engine(for attempt: AttemptContext) throws -> LanguageModelEngine { shared }
 }
 

@@ -105,6 +105,9 @@ public struct Fingerprint: Codable, Hashable, Sendable {
     public var cpuCount: Int
     /// Machine architecture (for example `x86_64`).
     public var architecture: String
+    /// Facts about what served the default engine that are not part of its identity (for `openai`:
+    /// `baseURLHost`, `serverModel`, `systemFingerprint`); absent for engines without them and in older files.
+    public var engineDetails: [String: String]?
 
     /// Creates a fingerprint from its parts.
     public init(fmevalVersion: String, engine: EngineIdentity, os: String, cpu: String, cpuCount: Int,

@@ -85,7 +85,7 @@ struct AttemptExecutor {
             outcome = Outcome((error as? SessionDriverFailure)?.partial ?? SessionRecord())
             outcome.error = AttemptError(error)
         }
-        outcome.retries = retries
+        outcome.retries = retries + outcome.stats.engineRetries
         outcome.durationMs = milliseconds(since: started)
         return outcome
     }

@@ -15,6 +15,7 @@ final class EngineSet: @unchecked Sendable {
     private var recorder: CassetteRecorder?
     /// The identity recorded in the fingerprint: the first case's engine.
     let primaryIdentity: EngineIdentity
+    private let primary: EngineProvider?
 
     init(request: RunRequest, cases: [ExpandedCase]) throws {
         self.request = request
@@ -37,7 +38,14 @@ final class EngineSet: @unchecked Sendable {
             providers[configuration] = provider
         }
         let first = configurations.first.flatMap { [providers] in providers[$0] }
+        primary = first
         primaryIdentity = first?.identity ?? EngineIdentity(name: request.engine ?? EngineRegistry.defaultEngine, model: request.model ?? "default")
+    }
+
+    /// The first case's engine's details (server host, reported model, build), nil when it has none.
+    var primaryDetails: [String: String]? {
+        guard let details = primary?.details, !details.isEmpty else { return nil }
+        return details
     }
 
     /// The configuration `item` runs on: name and options (see `EngineResolution`).

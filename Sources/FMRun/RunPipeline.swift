@@ -200,6 +200,7 @@ public enum RunPipeline {
         let runner = Runner(options: plan.options, provider: engines.provider(for:), environment: engines.environment(for:))
         let finished = try runner.run(pending, journal: journal, progress: progress, started: started)
         try engines.saveRecording()
+        if let details = engines.primaryDetails { info.fingerprint.engineDetails = details }
         let all = carried + finished
         info.finishedAt = timestamp(Date())
         info.durationMs = earlierDuration + Date().timeIntervalSince(startTime) * 1000

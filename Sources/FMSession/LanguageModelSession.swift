@@ -96,7 +96,7 @@ public final class LanguageModelSession: @unchecked Sendable {
                 self.observe(event, since: started)
                 onEvent?(event)
             }
-            updateStats { $0.engineCalls += 1; $0.usage += response.usage }
+            updateStats { $0.engineCalls += 1; $0.engineRetries += response.retries ?? 0; $0.usage += response.usage }
             if !response.toolCalls.isEmpty {
                 try checkMode(request.toolCallingMode, calledTools: true)
                 madeCalls += response.toolCalls

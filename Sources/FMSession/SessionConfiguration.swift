@@ -63,6 +63,8 @@ public struct TurnStats: Sendable, Hashable {
     public var usage = Usage()
     /// Engine calls made (one per model turn of the tool loop).
     public var engineCalls = 0
+    /// Requests the engine itself retried after passing faults, over those calls.
+    public var engineRetries = 0
     /// Tool calls run.
     public var toolCalls = 0
     /// Streaming snapshots (text deltas and partial structures); engine calls that only call tools add none.
@@ -81,6 +83,7 @@ public struct TurnStats: Sendable, Hashable {
     public mutating func accumulate(_ other: TurnStats, offsetMs: Double) {
         usage += other.usage
         engineCalls += other.engineCalls
+        engineRetries += other.engineRetries
         toolCalls += other.toolCalls
         snapshotCount += other.snapshotCount
         if timeToFirstSnapshotMs == nil, let first = other.timeToFirstSnapshotMs { timeToFirstSnapshotMs = offsetMs + first }

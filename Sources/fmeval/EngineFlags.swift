@@ -1,7 +1,7 @@
 import FMCore
 import FMEngines
 
-/// `--engine NAME` and the repeatable `--engine-option KEY=VALUE` of `run` and `respond`.
+/// `--engine NAME`, the repeatable `--engine-option KEY=VALUE` and `--base-url URL` of `run` and `respond`.
 struct EngineFlags {
     /// `--engine`, if given.
     var name: String?
@@ -17,12 +17,16 @@ struct EngineFlags {
       --engine-option KEY=VALUE
                              an option of the engine (repeatable), over any `engine:` options of the suite; VALUE
                              is read as JSON when it parses (8, true, "text", [1], {"a": 1}), else as text
+      --base-url URL         the server of an engine with a `baseURL` option (openai), e.g. http://127.0.0.1:8080/v1;
+                             the same as --engine-option baseURL=URL
     """
     }
 
-    /// Takes both flags out of `args`; a malformed `--engine-option` is an error naming the flag.
+    /// Takes the flags out of `args`; a malformed `--engine-option` is an error naming the flag.
+    /// `--base-url URL` sets the `baseURL` option unless an `--engine-option baseURL=…` does.
     static func parse(_ args: inout Arguments) throws -> EngineFlags {
         var flags = EngineFlags(name: try args.option("--engine"))
+        if let url = try args.option("--base-url") { flags.options["baseURL"] = GeneratedContent(url) }
         for text in try args.options("--engine-option") {
             let (key, value) = try option(text)
             flags.options[key] = value

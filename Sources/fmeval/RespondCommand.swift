@@ -9,7 +9,7 @@ struct RespondCommand: Command {
     static let summary = "Generate one greedy response to a prompt, with the embedded model by default (like Apple's `fm respond`)"
     static let help = """
     USAGE: fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE]
-                          [--engine NAME] [--engine-option KEY=VALUE]... PROMPT
+                          [--engine NAME] [--engine-option KEY=VALUE]... [--base-url URL] PROMPT
 
     Renders PROMPT (and TEXT as the system message; without it, the model's default system prompt)
     with the model's ChatML template, then generates greedily until <|im_end|>/EOS, N tokens, or the end
@@ -30,7 +30,7 @@ struct RespondCommand: Command {
     --engine NAME answers through another engine instead (one session request, greedy): the reply is
     printed once it is complete, with --json as {"text", "content", "finishReason", "usage"}.
     \(EngineFlags.help(default: EngineRegistry.defaultEngine))
-      --model FILE           the embedded engine's model (its `model` option)
+      --model FILE           the engine's `model` option (embedded: a GGUF file; openai: the server's model name)
 
     EXIT CODES: 0 ok · 1 the structure was cut by --max-tokens or the context window · 2 missing PROMPT, bad flag,
     unreadable FILE, invalid schema, a generation guide the grammar cannot enforce

@@ -10,7 +10,7 @@ struct RunCommand: Command {
     static let path = ["run"]
     static let summary = "Run suites on an engine and write results (JSON; exit 1 when a gate fails)"
     static let help = """
-    USAGE: fmeval run [PATH...] [--engine NAME] [--engine-option KEY=VALUE]... [--model FILE] [--variant NAME]...
+    USAGE: fmeval run [PATH...] [--engine NAME] [--engine-option KEY=VALUE]... [--base-url URL] [--model FILE] [--variant NAME]...
                       [--repeat N] [-j|--jobs N]
                       [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] \(ReportFlags.usage(providing: [.results]))
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]

@@ -70,7 +70,7 @@ private func write(_ text: String, _ name: String, in folder: URL) throws -> Str
         let help = try runFMEval(command)
         #expect(help.status == 0)
         for line in ["--engine-option KEY=VALUE", "embedded  ", "scripted  ", "replay  ", "cassette (string, required)",
-                     "model (string)", "openai    reserved", "apple     reserved"] {
+                     "model (string)", "openai    an OpenAI-compatible", "baseURL (string, required)", "apple     reserved"] {
             #expect(help.stdout.contains(line), "\(command) help lacks '\(line)'")
         }
     }
@@ -92,7 +92,7 @@ private func write(_ text: String, _ name: String, in folder: URL) throws -> Str
     let model = try runFMEval(["respond", "--engine", "scripted", "--model", "m.gguf", "Hi"])
     #expect(model.status == 2)
     #expect(model.stderr.contains("--model: engine 'scripted' has no 'model' option"), "\(model.stderr)")
-    let reserved = try runFMEval(["respond", "--engine", "openai", "Hi"])
+    let reserved = try runFMEval(["respond", "--engine", "apple", "Hi"])
     #expect(reserved.status == 3)
     #expect(reserved.stderr.contains("not available in this build"), "\(reserved.stderr)")
 }
@@ -121,7 +121,7 @@ private let jsonschemaAvailable: Bool = {
         suite = {"suite": "x", "engine": engine, "cases": [{"id": "a", "prompt": "hi"}]}
         print("ok" if validator.is_valid(suite) else "bad")
     """
-    let engines = #"["embedded", "nope", {"name": "replay", "cassette": "c"}, {"name": "replay"}, {"name": "replay", "cassete": "c"}, {"name": "openai", "baseURL": "x"}, {"name": "embedded", "model": 3}]"#
+    let engines = #"["embedded", "nope", {"name": "replay", "cassette": "c"}, {"name": "replay"}, {"name": "replay", "cassete": "c"}, {"name": "apple", "baseURL": "x"}, {"name": "embedded", "model": 3}]"#
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", "-c", script, folder.appendingPathComponent("suite.schema.json").path, engines]

@@ -4,13 +4,14 @@ import FMCore
 @testable import FMEngines
 
 @Test func theRegistryIsTheOneListOfEngines() {
-    #expect(EngineRegistry.names == ["embedded", "scripted", "replay"])
+    #expect(EngineRegistry.names == ["embedded", "scripted", "replay", "openai"])
     #expect(EngineRegistry.knownNames == ["embedded", "scripted", "replay", "openai", "apple"])
     #expect(EngineRegistry.descriptor(named: EngineRegistry.defaultEngine) != nil)
     #expect(EngineRegistry.descriptor(named: "embedded")?.options.map(\.name) == ["model"])
     #expect(EngineRegistry.descriptor(named: "replay")?.option("cassette")?.isRequired == true)
     #expect(EngineRegistry.descriptor(named: "scripted")?.options.isEmpty == true)
-    #expect(EngineRegistry.descriptor(named: "openai") == nil)
+    #expect(EngineRegistry.descriptor(named: "openai")?.options.filter(\.isRequired).map(\.name) == ["baseURL", "model"])
+    #expect(EngineRegistry.descriptor(named: "apple") == nil)
 }
 
 @Test(arguments: [
@@ -31,16 +32,18 @@ func badConfigurationsNameTheProblem(name: String, options: [String: GeneratedCo
 @Test func goodAndReservedConfigurationsHaveNoProblems() {
     #expect(EngineRegistry.problems(EngineConfiguration(name: "embedded", model: "m.gguf")).isEmpty)
     #expect(EngineRegistry.problems(EngineConfiguration(name: "replay", cassette: "c.json")).isEmpty)
-    #expect(EngineRegistry.problems(EngineConfiguration(name: "openai", options: ["baseUrl": GeneratedContent("x")])).isEmpty)
+    #expect(EngineRegistry.problems(EngineConfiguration(name: "apple", options: ["baseUrl": GeneratedContent("x")])).isEmpty)
+    #expect(EngineRegistry.problems(EngineConfiguration(name: "openai", options: ["baseURL": GeneratedContent("http://127.0.0.1:8080/v1"),
+                                                                                  "model": GeneratedContent("m")])).isEmpty)
 }
 
 @Test func reservedEnginesAreNotAvailableAndBadOptionsStopTheBuild() {
     do {
-        _ = try EngineRegistry.provider(for: EngineConfiguration(name: "openai"))
+        _ = try EngineRegistry.provider(for: EngineConfiguration(name: "apple"))
         Issue.record("expected a setup error")
     } catch let error as EngineSetupError {
         #expect(!error.isInvalidInput)
-        #expect(error.message.contains("not available in this build (available: embedded, scripted, replay)"))
+        #expect(error.message.contains("not available in this build (available: embedded, scripted, replay, openai)"))
     } catch {
         Issue.record("unexpected \(error)")
     }

@@ -1,4 +1,5 @@
 import FMEmbedded
+import FaultServer
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

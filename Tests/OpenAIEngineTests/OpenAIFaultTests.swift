@@ -1,10 +1,11 @@
 import FMCore
 import FMSession
+import FaultServer
 import Foundation
 import Testing
 @testable import FMEngines
 
-/// Each server fault gives its typed error (no retries in the engine).
+/// Each server fault gives its typed error (one try per request: the fixtures' retry policy is `.none`).
 @Suite struct OpenAIFaultTests {
     static let okBody = #"{"model":"served","system_fingerprint":"fp1","choices":[{"message":{"role":"assistant","content":"Hello there"},"finish_reason":"stop"}],"usage":{"prompt_tokens":4,"completion_tokens":2}}"#
 

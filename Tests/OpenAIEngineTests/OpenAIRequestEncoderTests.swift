@@ -83,10 +83,27 @@ import Testing
         #expect(format["type"]?.stringValue == "json_schema")
         #expect(format["json_schema"]?["name"]?.stringValue == "Person")
         #expect(format["json_schema"]?["strict"]?.boolValue == true)
-        #expect(format["json_schema"]?["schema"] == schema.content)
+        let sent = try #require(format["json_schema"]?["schema"])
+        #expect(sent["$ref"]?.stringValue == "#/$defs/Person", "root recursion goes through $defs: \(sent.jsonString)")
+        let person = try #require(sent["$defs"]?["Person"])
+        #expect(person["properties"]?["children"]?["items"]?["$ref"]?.stringValue == "#/$defs/Person")
+        #expect(person["properties"]?["name"] == schema.content["properties"]?["name"])
+        #expect(!sent.jsonString.contains(##""$ref":"#""##))
         let system = body["messages"]?.arrayValue?.first
         #expect(system?["role"]?.stringValue == "system")
         #expect(system?["content"]?.stringValue == EmbeddedPromptFormat.responseFormatSection(schema))
+    }
+
+    @Test func schemasWithoutRootRecursionAreSentAsTheyAre() throws {
+        for name in OpenAIFixtures.appleSchemaNames where name != "person" {
+            let schema = try OpenAIFixtures.appleSchema(name)
+            let body = try OpenAIRequestEncoder.body(for: EngineRequest(transcript: OpenAIFixtures.transcript(prompt: "x"), schema: schema),
+                                                     settings: OpenAIFixtures.settings())
+            #expect(body["response_format"]?["json_schema"]?["schema"] == schema.content, "\(name)")
+        }
+        let nested = try GeneratedContent(json: ##"{"title":"Node","$defs":{"Leaf":{"type":"string"}},"type":"object","properties":{"leaf":{"$ref":"#/$defs/Leaf"},"next":{"$ref":"#"}}}"##)
+        let rewritten = OpenAISchemaRewrite.rootRecursionAsDefinition(nested)
+        #expect(rewritten.jsonString == ##"{"$ref":"#/$defs/Node","$defs":{"Leaf":{"type":"string"},"Node":{"title":"Node","type":"object","properties":{"leaf":{"$ref":"#/$defs/Leaf"},"next":{"$ref":"#/$defs/Node"}}}}}"##)
     }
 
     @Test func promptChannelShowsTheSchemaExactlyAsTheEmbeddedEngineAndSendsNoResponseFormat() throws {

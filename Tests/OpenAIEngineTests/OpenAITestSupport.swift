@@ -8,12 +8,16 @@ enum OpenAIFixtures {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../..").standardized
 
-    /// Settings for a server at `base` (default: an unroutable placeholder never contacted).
+    /// Settings for a server at `base` (default: an unroutable placeholder never contacted); one try
+    /// per request unless `retry` says otherwise.
     static func settings(_ base: String = "http://127.0.0.1:9/v1", stream: Bool = false, timeout: Double = 10,
-                         seed: Int? = nil, extraBody: GeneratedContent? = nil) -> OpenAIEngineSettings {
+                         seed: Int? = nil, extraBody: GeneratedContent? = nil, retry: RetryPolicy = .none) -> OpenAIEngineSettings {
         OpenAIEngineSettings(baseURL: URL(string: base)!, model: "test-model", timeoutSeconds: timeout,
-                             extraBody: extraBody, stream: stream, seed: seed)
+                             extraBody: extraBody, stream: stream, seed: seed, retry: retry)
     }
+
+    /// Three tries per request with no waits (Retry-After included: the cap is 0 s).
+    static let instantRetries = RetryPolicy(maxAttempts: 3, initialDelaySeconds: 0, maxDelaySeconds: 0)
 
     /// A text segment.
     static func text(_ content: String, id: String = "s") -> Transcript.Segment { .text(.init(id: id, content: content)) }

@@ -61,6 +61,8 @@ public struct EngineResponse: Codable, Hashable, Sendable {
     public var finishReason: FinishReason
     /// Tokens read and written by this call.
     public var usage: Usage
+    /// Requests the engine sent again after passing faults before this answer (remote engines); never recorded in cassettes.
+    public var retries: Int?
 
     /// Creates a response from its parts.
     public init(text: String = "", content: GeneratedContent? = nil, toolCalls: [ToolCall] = [],

@@ -14,9 +14,15 @@ public protocol LanguageModelEngine: AnyObject {
     /// The number of prompt tokens `request` occupies, or nil when this engine cannot count tokens
     /// (the session then uses `TokenEstimate`).
     func promptTokenCount(for request: EngineRequest) throws -> Int?
+    /// Facts about what served the run that are not part of the identity (a remote server's host, the
+    /// model it reports, its build), recorded in the results fingerprint; empty for most engines.
+    var runDetails: [String: String] { get }
 }
 
 extension LanguageModelEngine {
+    /// No details beyond the identity.
+    public var runDetails: [String: String] { [:] }
+
     /// Engines without a tokenizer cannot count: the session falls back to `TokenEstimate`.
     public func promptTokenCount(for request: EngineRequest) throws -> Int? { nil }
 

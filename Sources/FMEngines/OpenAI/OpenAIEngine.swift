@@ -16,6 +16,8 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
         public var serverModel: String?
         /// The server's `system_fingerprint`.
         public var systemFingerprint: String?
+        /// Requests sent again after passing faults before this answer.
+        public var retries = 0
 
         /// Milliseconds spent outside the HTTP exchange (encoding, decoding, events): the harness overhead.
         public var overheadMs: Double { max(0, totalMs - roundTripMs) }
@@ -61,24 +63,31 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
         let apiKey = settings.apiKey(in: environment)
         slots.wait()
         defer { slots.signal() }
-        var stream = OpenAIStreamAccumulator(request: request, url: url.absoluteString)
+        var stream = OpenAIStreamAccumulator(request: request, url: url.absoluteString, apiKey: apiKey)
         var whole = Data()
-        let exchange: OpenAIHTTPClient.Exchange
-        do {
-            exchange = try client.post(url: url, body: body, apiKey: apiKey, timeoutSeconds: settings.timeoutSeconds) { chunk in
-                if settings.stream { try stream.consume(chunk, onEvent: onEvent) } else { whole.append(chunk) }
+        var retries = 0
+        let exchange = try retrying(retries: &retries) {
+            stream = OpenAIStreamAccumulator(request: request, url: url.absoluteString, apiKey: apiKey)
+            whole = Data()
+            var emitted = false
+            do {
+                return try client.post(url: url, body: body, apiKey: apiKey, timeoutSeconds: settings.timeoutSeconds) { chunk in
+                    guard settings.stream else { return whole.append(chunk) }
+                    try stream.consume(chunk) { event in emitted = true; onEvent(event) }
+                }
+            } catch let error as OpenAIError {
+                if let status = error.statusCode, let modelError = OpenAIResponseDecoder.languageModelError(status: status, body: error.bodyExcerpt) {
+                    throw modelError
+                }
+                throw emitted ? AfterEvents(error: error) : error
             }
-        } catch let error as OpenAIError {
-            if let status = error.statusCode, let modelError = OpenAIResponseDecoder.languageModelError(status: status, body: error.bodyExcerpt) {
-                throw modelError
-            }
-            throw error
         }
-        let completion: OpenAICompletion
+        var completion: OpenAICompletion
         if settings.stream {
             completion = try stream.finish()
         } else {
-            completion = try OpenAIResponseDecoder.completion(json: String(decoding: whole, as: UTF8.self), request: request,
+            completion = try OpenAIResponseDecoder.completion(json: OpenAIError.redact(String(decoding: whole, as: UTF8.self), apiKey: apiKey),
+                                                              request: request,
                                                               url: url.absoluteString)
             let response = completion.response
             if let content = response.content {
@@ -88,15 +97,51 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
             }
         }
         for call in completion.response.toolCalls { onEvent(.toolCall(call)) }
+        completion.response.retries = retries > 0 ? retries : nil
         let total = Double(DispatchTime.now().uptimeNanoseconds - entered.uptimeNanoseconds) / 1_000_000
         record(CallMetrics(totalMs: total, roundTripMs: exchange.roundTripMs, timeToFirstTokenMs: stream.timeToFirstTokenMs,
-                           serverModel: completion.serverModel, systemFingerprint: completion.systemFingerprint))
+                           serverModel: completion.serverModel, systemFingerprint: completion.systemFingerprint, retries: retries))
         return completion.response
+    }
+
+    /// `baseURLHost` (host and port of `baseURL`), and from the latest answer `serverModel` and
+    /// `systemFingerprint` when the server sent them.
+    public var runDetails: [String: String] {
+        var details = ["baseURLHost": settings.baseURL.host.map { host in settings.baseURL.port.map { "\(host):\($0)" } ?? host } ?? ""]
+        let latest = lastCallMetrics
+        if let model = latest?.serverModel { details["serverModel"] = model }
+        if let fingerprint = latest?.systemFingerprint { details["systemFingerprint"] = fingerprint }
+        return details
     }
 
     /// A provider sharing one engine (one connection pool, one concurrency limit) across attempts.
     public static func provider(_ settings: OpenAIEngineSettings) throws -> EngineProvider {
         SharedEngineProvider(engine: try OpenAIEngine(settings: settings))
+    }
+
+    /// A fault after streamed events reached the session: the engine cannot take them back, so it does not
+    /// retry; the fault goes out unchanged and the runner may retry the whole attempt.
+    private struct AfterEvents: ClassifiedError {
+        var error: OpenAIError
+        var failureClass: FailureClass { .infrastructure }
+        var domain: String { error.domain }
+        var caseName: String { error.caseName }
+        var failureMessage: String { error.failureMessage }
+    }
+
+    /// `send` under the settings' retry policy, counting retries; a passing fault still failing when the
+    /// tries run out comes out with `triesMade` set (plain infrastructure).
+    private func retrying(retries: inout Int, _ send: () throws -> OpenAIHTTPClient.Exchange) throws -> OpenAIHTTPClient.Exchange {
+        var count = 0
+        defer { retries = count }
+        do {
+            return try settings.retry.run(onRetry: { _ in count += 1 }, send)
+        } catch let error as AfterEvents {
+            throw error.error
+        } catch var error as OpenAIError where error.isRetryable {
+            error.triesMade = count + 1
+            throw error
+        }
     }
 
     private func record(_ call: CallMetrics) {

@@ -26,11 +26,13 @@ public struct OpenAIEngineSettings: Sendable, Hashable {
     public var stream: Bool
     /// A sampling seed sent with every request, greedy ones included.
     public var seed: Int?
+    /// How each request is retried after a passing fault (429, 5xx, refused or reset connection, timeout, cut stream).
+    public var retry: RetryPolicy
 
     /// Creates settings; only `baseURL` and `model` have no default.
     public init(baseURL: URL, model: String, apiKeyEnv: String = defaultAPIKeyEnv,
                 timeoutSeconds: Double = defaultTimeoutSeconds, maxConcurrency: Int = 1,
-                extraBody: GeneratedContent? = nil, stream: Bool = false, seed: Int? = nil) {
+                extraBody: GeneratedContent? = nil, stream: Bool = false, seed: Int? = nil, retry: RetryPolicy = RetryPolicy()) {
         self.baseURL = baseURL
         self.model = model
         self.apiKeyEnv = apiKeyEnv
@@ -39,6 +41,7 @@ public struct OpenAIEngineSettings: Sendable, Hashable {
         self.extraBody = extraBody
         self.stream = stream
         self.seed = seed
+        self.retry = retry
     }
 
     /// The chat-completions endpoint.

@@ -1,9 +1,12 @@
+import FMCore
 import Foundation
 
 /// A fault between fmeval and an OpenAI-compatible server: the server answered with an error status,
 /// could not be reached, was too slow, cut its stream, or sent something that is not the protocol.
 /// Model behaviour (a context overflow, unparseable structured output) is never this error.
-public struct OpenAIError: Error, Sendable, Hashable, CustomStringConvertible {
+/// A passing fault is `retryableInfrastructure` until the engine's own retries give up on it; then it is
+/// plain `infrastructure` (`triesMade` set), so that the runner does not retry it again.
+public struct OpenAIError: ClassifiedError, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Sendable, Hashable {
         /// The server answered with this non-2xx HTTP status.
@@ -35,6 +38,8 @@ public struct OpenAIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var bodyExcerpt: String
     /// Seconds the server asked to wait (`Retry-After`, in seconds or as an HTTP date), when it did.
     public var retryAfterSeconds: Double?
+    /// The tries the engine made before giving up on a passing fault; nil while it may still be retried.
+    public var triesMade: Int?
 
     /// Creates an error; `body` is cut to `excerptLimit` and `apiKey` is redacted from it and from `detail`.
     public init(kind: Kind, url: String, detail: String, body: String = "", retryAfterSeconds: Double? = nil, apiKey: String? = nil) {
@@ -74,9 +79,18 @@ public struct OpenAIError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `openai engine: <url>: <detail>`, the wait asked for, and the body excerpt.
+    /// `retryableInfrastructure` for a passing fault not yet given up on, else `infrastructure`.
+    public var failureClass: FailureClass { isRetryable && triesMade == nil ? .retryableInfrastructure : .infrastructure }
+    /// `OpenAIError`.
+    public var domain: String { "OpenAIError" }
+    /// The kind's name (`http503`, `timeout`, …).
+    public var caseName: String { kindName }
+    /// The description.
+    public var failureMessage: String { description }
+
+    /// `openai engine: [gave up after K tries: ]<url>: <detail>`, the wait asked for, and the body excerpt.
     public var description: String {
-        var text = "openai engine: \(url): \(detail)"
+        var text = "openai engine: " + (triesMade.map { "gave up after \($0) tries: " } ?? "") + "\(url): \(detail)"
         if let retryAfterSeconds { text += " (the server asks to retry after \(Self.seconds(retryAfterSeconds)) s)" }
         if !bodyExcerpt.isEmpty { text += "; body: \(bodyExcerpt)" }
         return text

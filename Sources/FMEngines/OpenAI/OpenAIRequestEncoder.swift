@@ -17,7 +17,9 @@ public enum OpenAIRequestEncoder {
         if let schema = request.schema, request.constrained {
             let name = schema.root.title ?? "response"
             members.append(("response_format", ["type": "json_schema",
-                                                "json_schema": ["name": GeneratedContent(name), "schema": schema.content, "strict": true]]))
+                                                "json_schema": ["name": GeneratedContent(name),
+                                                                "schema": OpenAISchemaRewrite.rootRecursionAsDefinition(schema.content),
+                                                                "strict": true]]))
         }
         if settings.stream {
             members.append(("stream", true))

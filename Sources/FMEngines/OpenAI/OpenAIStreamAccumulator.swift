@@ -15,6 +15,7 @@ public struct OpenAIStreamAccumulator {
 
     private let request: EngineRequest
     private let url: String
+    private let apiKey: String?
     private let started: DispatchTime
     private var pending: [UInt8] = []
     private var text = ""
@@ -28,10 +29,12 @@ public struct OpenAIStreamAccumulator {
     /// Milliseconds from the accumulator's creation to the first content or tool-call delta.
     public private(set) var timeToFirstTokenMs: Double?
 
-    /// An accumulator for the stream answering `request` from `url`; the clock starts now.
-    public init(request: EngineRequest, url: String) {
+    /// An accumulator for the stream answering `request` from `url`; the clock starts now. Any echo of
+    /// `apiKey` in the stream is redacted before it is read.
+    public init(request: EngineRequest, url: String, apiKey: String? = nil) {
         self.request = request
         self.url = url
+        self.apiKey = apiKey
         self.started = DispatchTime.now()
     }
 
@@ -40,7 +43,7 @@ public struct OpenAIStreamAccumulator {
     public mutating func consume(_ bytes: Data, onEvent: (EngineEvent) -> Void) throws {
         pending.append(contentsOf: bytes)
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-            var line = String(decoding: pending[..<newline], as: UTF8.self)
+            var line = OpenAIError.redact(String(decoding: pending[..<newline], as: UTF8.self), apiKey: apiKey)
             pending.removeSubrange(...newline)
             if line.hasSuffix("\r") { line.removeLast() }
             try handle(line: line, onEvent: onEvent)

@@ -14,10 +14,11 @@ private let sendFlags: Int32 = 0
 #endif
 
 /// A loopback HTTP/1.1 server for fault tests (POSIX sockets, 127.0.0.1, an ephemeral port): each
-/// connection is answered on its own thread by the reply the handler picks for the request.
-final class FaultServer: @unchecked Sendable {
+/// connection is answered on its own thread by the reply the handler picks for the request. Shared by the
+/// engine's fault tests and the CLI's end-to-end tests (never part of a product).
+public final class FaultServer: @unchecked Sendable {
     /// How to answer one request.
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         /// A complete response; `delay` seconds pass before anything is written.
         case respond(status: Int, headers: [(String, String)] = [], body: String, delay: Double = 0)
         /// A `text/event-stream` response of these raw chunks, `pause` seconds apart, then the connection closes.
@@ -29,14 +30,16 @@ final class FaultServer: @unchecked Sendable {
     }
 
     /// One received request.
-    struct Request: Sendable {
+    public struct Request: Sendable {
         /// The request line and headers.
-        let head: String
+        public let head: String
         /// The body text.
-        let body: String
+        public let body: String
+        /// How many requests the server received before this one.
+        public var index = 0
 
         /// The value of header `name` (case-insensitive).
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             for line in head.split(separator: "\r\n").dropFirst() {
                 let parts = line.split(separator: ":", maxSplits: 1)
                 if parts.count == 2, parts[0].lowercased() == name.lowercased() {
@@ -48,7 +51,7 @@ final class FaultServer: @unchecked Sendable {
     }
 
     /// The port the server listens on.
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
     private let lock = NSLock()
@@ -58,7 +61,7 @@ final class FaultServer: @unchecked Sendable {
     private var stopped = false
 
     /// Starts listening; `handler` picks each reply.
-    init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
+    public init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
         let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
@@ -83,16 +86,16 @@ final class FaultServer: @unchecked Sendable {
     }
 
     /// The API root to give the engine.
-    var baseURL: String { "http://127.0.0.1:\(port)/v1" }
+    public var baseURL: String { "http://127.0.0.1:\(port)/v1" }
 
     /// Every request received so far.
-    var requests: [Request] { lock.lock(); defer { lock.unlock() }; return received }
+    public var requests: [Request] { lock.lock(); defer { lock.unlock() }; return received }
 
     /// The most connections answered at once.
-    var peakConcurrency: Int { lock.lock(); defer { lock.unlock() }; return peak }
+    public var peakConcurrency: Int { lock.lock(); defer { lock.unlock() }; return peak }
 
     /// Stops accepting; connections still being answered finish on their own.
-    func stop() {
+    public func stop() {
         lock.lock()
         stopped = true
         lock.unlock()
@@ -101,7 +104,7 @@ final class FaultServer: @unchecked Sendable {
     }
 
     /// A port on 127.0.0.1 where nothing listens (bound, then closed).
-    static func closedPort() throws -> UInt16 {
+    public static func closedPort() throws -> UInt16 {
         let server = try FaultServer { _ in .reset }
         server.stop()
         return server.port
@@ -134,8 +137,9 @@ final class FaultServer: @unchecked Sendable {
             active -= 1
             lock.unlock()
         }
-        guard let request = read(connection) else { close(connection); return }
+        guard var request = read(connection) else { close(connection); return }
         lock.lock()
+        request.index = received.count
         received.append(request)
         lock.unlock()
         switch handler(request) {

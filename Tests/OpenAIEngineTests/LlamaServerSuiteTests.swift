@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// The real CLI binary runs the repository's suites through llama-server (`--engine openai`) and on the
+/// embedded engine; skipped unless `FMEVAL_LLAMA_SERVER` or `CI` is set (see LlamaServer).
+@Suite(.serialized, .enabled(if: LlamaServer.isWanted)) struct LlamaServerSuiteTests {
+    /// Cases whose status differs between the two engines, and why (docs/engines.md lists them too).
+    static let knownDifferences: [String: String] = {
+        let tools = "SmolLM2's chat template on llama-server renders no tools: the model answers in text, never calling one"
+        let enumPick = "greedy picks another enum value on llama-server (same prompt; not yet traced, likely the grammars "
+            + "admitting different tokenizations of the quoted value)"
+        let toolCases = ["city-tools/london-prefix", "city-tools/paris", "forum-anyof-tool-arguments/beijing@grammar",
+                         "forum-anyof-tool-arguments/new-york-lowercase@grammar", "forum-anyof-tool-arguments/new-york-lowercase@prompt-only",
+                         "forum-anyof-tool-arguments/paris@grammar", "forum-anyof-tool-arguments/paris@prompt-only",
+                         "forum-anyof-tool-arguments/sydney@grammar", "forum-anyof-tool-arguments/tokyo@grammar"]
+        let enumCases = ["sentiment/broke@plain", "sentiment/broke@terse", "sentiment/great-screen@terse"]
+        return Dictionary(uniqueKeysWithValues: toolCases.map { ($0, tools) } + enumCases.map { ($0, enumPick) })
+    }()
+
+    /// The built `fmeval` beside the test bundle (or `$FMEVAL_BIN`).
+    static func binary() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["FMEVAL_BIN"] { return URL(fileURLWithPath: path) }
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("fmeval")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        throw LlamaServer.StartError(description: "no fmeval binary beside \(Bundle.main.bundleURL.path); build the package first")
+    }
+
+    /// Runs `fmeval run suites` with `arguments` and returns its exit status and case id → status.
+    static func run(_ arguments: [String], json: URL) throws -> (Int32, [String: String]) {
+        let process = Process()
+        process.executableURL = try binary()
+        process.currentDirectoryURL = OpenAIFixtures.repositoryRoot
+        process.arguments = ["run", "suites", "--jobs", "1", "--json", json.path] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["CI": "true"]) { _, new in new }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
+        let cases = document?["cases"] as? [[String: Any]] ?? []
+        return (process.terminationStatus, Dictionary(uniqueKeysWithValues: cases.map { ($0["id"] as? String ?? "", $0["status"] as? String ?? "") }))
+    }
+
+    @Test func theSuitesRunThroughTheServerWithoutErrorsAndAsOnTheEmbeddedEngine() throws {
+        let server = try LlamaServer()
+        defer { server.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-llama-suites-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, remote) = try Self.run(["--engine", "openai", "--base-url", server.baseURL, "--model", "smollm2"],
+                                            json: folder.appendingPathComponent("openai.json"))
+        #expect(status == 0 || status == 1, "exit \(status): \(server.logTail)")
+        #expect(!remote.isEmpty)
+        #expect(remote.filter { $0.value == "error" }.isEmpty, "error cases: \(remote.filter { $0.value == "error" })")
+        let (_, local) = try Self.run([], json: folder.appendingPathComponent("embedded.json"))
+        #expect(Set(remote.keys) == Set(local.keys))
+        let differences = remote.keys.sorted().filter { remote[$0] != local[$0] }
+        for id in differences {
+            print("\(id): embedded \(local[id] ?? "-"), openai \(remote[id] ?? "-") — \(Self.knownDifferences[id] ?? "not explained")")
+        }
+        #expect(Set(differences) == Set(Self.knownDifferences.keys), "differences: \(differences)")
+    }
+}
