@@ -52,65 +52,6 @@ private func toolOutputs(_ results: Results) -> [String: String] {
     }
 }
 
-@Test func sigtermEndsToolChildrenAndKeepsTheJournal() throws {
-    let folder = try temporaryFolder()
-    let suite = """
-    suite: sig
-    engine: scripted
-    tools:
-      - name: slow
-        description: Sleeps.
-        arguments: { type: object, properties: { q: { type: string } } }
-        output: { command: [sh, -c, "echo $$ > child.pid; exec sleep 60"], timeoutSeconds: 100 }
-    cases:
-      - id: a
-        prompt: one
-        script: [ { text: one } ]
-        expect: { equals: one }
-      - id: b
-        prompt: two
-        script:
-          - toolCalls: [ { name: slow, arguments: { q: x } } ]
-          - text: two
-        expect: { equals: two }
-    """
-    let path = folder.appendingPathComponent("sig.yaml").path
-    try Data(suite.utf8).write(to: URL(fileURLWithPath: path))
-    let json = folder.appendingPathComponent("results.json").path
-    let process = Process()
-    process.executableURL = fmevalBinary()
-    process.arguments = ["run", path, "-j", "1", "--json", json]
-    process.currentDirectoryURL = folder
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let pidFile = folder.appendingPathComponent("child.pid").path
-    let deadline = Date().addingTimeInterval(60)
-    var child: pid_t?
-    while child == nil && Date() < deadline {
-        usleep(50_000)
-        child = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    }
-    let pid = try #require(child, "the tool never started")
-    usleep(200_000)
-    let started = Date()
-    kill(process.processIdentifier, SIGTERM)
-    process.waitUntilExit()
-    print("fmeval exited \(Date().timeIntervalSince(started)) s after SIGTERM")
-    #expect(process.terminationReason == .exit && process.terminationStatus == 143)
-    var alive = true
-    for _ in 0 ..< 40 where alive {
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        alive = kill(pid, 0) == 0 && !stat.contains(") Z ")
-        if alive { usleep(50_000) }
-    }
-    #expect(!alive, "the tool's process \(pid) outlived fmeval")
-    if alive { kill(pid, SIGKILL) }
-    let journal = try String(contentsOfFile: json + "l", encoding: .utf8)
-    #expect(journal.contains(#""caseID":"a""#), "the finished case is in the journal")
-    #expect(!journal.contains(#""caseID":"b""#), "the interrupted case is not")
-}
-
 @Test func secretsNeverReachAnyOutputAndBidiControlsShowAsEscapes() throws {
     let folder = try temporaryFolder()
     let canary = "sk-canary-" + UUID().uuidString.prefix(8)

@@ -23,7 +23,10 @@ private func isGone(_ pid: pid_t) -> Bool {
     return false
 }
 
-@Test func sigintEndsTheToolsWholeProcessGroupAndKeepsTheFinishedCases() throws {
+/// SIGINT exits 130 and SIGTERM 143; either ends the running tool's whole process group and keeps the
+/// finished cases in the journal.
+@Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+func aStopSignalEndsTheToolsWholeProcessGroupAndKeepsTheFinishedCases(signal: Int32, status: Int32) throws {
     let folder = try temporaryFolder()
     let suite = """
     suite: sigint
@@ -56,10 +59,10 @@ private func isGone(_ pid: pid_t) -> Bool {
     let child = try #require(awaitPid(folder.appendingPathComponent("child.pid").path), "the tool never started")
     let grandchild = try #require(awaitPid(folder.appendingPathComponent("grandchild.pid").path), "the tool's sleeper never started")
     let started = Date()
-    kill(process.processIdentifier, SIGINT)
+    kill(process.processIdentifier, signal)
     process.waitUntilExit()
-    print("fmeval exited \(Date().timeIntervalSince(started)) s after SIGINT")
-    #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+    print("fmeval exited \(Date().timeIntervalSince(started)) s after signal \(signal)")
+    #expect(process.terminationReason == .exit && process.terminationStatus == status)
     let childGone = isGone(child), grandchildGone = isGone(grandchild)
     #expect(childGone, "the tool's shell \(child) outlived fmeval")
     #expect(grandchildGone, "the tool's background sleeper \(grandchild) outlived fmeval")
