@@ -46,3 +46,26 @@ import Testing
     #expect(text == #"{"name":"q\"\u0001","count":3,"ratio":0.25,"flags":[true,false],"nested":{"k":[1,"v"]},"infinite":"inf"}"#)
     #expect(text == (try ContentEncoder.encode(Row())).jsonString)
 }
+
+/// A string-keyed dictionary inside an encoded value is written with sorted keys, so equal values
+/// give equal bytes in every process (Swift encodes dictionaries in per-process hash order).
+@Test func contentEncoderWritesDictionaryKeysSorted() throws {
+    struct Holder: Encodable {
+        var name = "n"
+        var details: [String: String]
+        var counts: [[String: Int]]
+    }
+    let keys = (0 ..< 40).map { "key\($0)" }
+    let holder = Holder(details: Dictionary(uniqueKeysWithValues: keys.map { ($0, "v" + $0) }),
+                        counts: [Dictionary(uniqueKeysWithValues: keys.map { ($0, $0.count) })])
+    let text = try ContentEncoder.jsonText(holder)
+    func keyOrder(_ object: GeneratedContent?) -> [String]? {
+        guard case .structure(_, let orderedKeys)? = object?.kind else { return nil }
+        return orderedKeys
+    }
+    let content = try GeneratedContent(json: text)
+    #expect(keyOrder(content["details"]) == keys.sorted())
+    guard case .array(let counts) = content["counts"]?.kind else { Issue.record("counts is not an array"); return }
+    #expect(keyOrder(counts.first) == keys.sorted())
+    #expect(text.hasPrefix(#"{"name":"n","details":{"key0":"vkey0","key1":"vkey1","key10":"vkey10""#))
+}

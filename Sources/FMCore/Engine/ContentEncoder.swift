@@ -1,4 +1,4 @@
-/// Encodes any `Encodable` into a `GeneratedContent` JSON value, keys in encoding order.
+/// Encodes any `Encodable` into a `GeneratedContent` JSON value, keys in encoding order (a dictionary's sorted).
 ///
 /// Much faster than `JSONEncoder` for results: values that already are JSON (`GeneratedContent`,
 /// transcripts, schemas, tool calls, violations) are taken whole instead of being re-encoded node
@@ -119,9 +119,16 @@ final class Slot {
         return child
     }
 
+    /// Encodes `value` here. A string-keyed dictionary is written with its keys sorted: Swift would
+    /// encode it in hash order, which changes from process to process, so equal results would differ.
     func set<Value: Encodable>(_ value: Value, codingPath: [CodingKey]) throws {
         if let direct = ContentEncoder.directContent(of: value) {
             state = .value(direct)
+        } else if let dictionary = value as? [String: any Encodable] {
+            becomeObject()
+            for key in dictionary.keys.sorted() {
+                try member(key).set(dictionary[key]!, codingPath: codingPath + [AnyCodingKey(stringValue: key)])
+            }
         } else {
             try value.encode(to: SlotEncoder(slot: self, codingPath: codingPath))
         }
