@@ -24,6 +24,11 @@ struct ObjectReader {
         }
     }
 
+    /// The members whose keys are not in `known` (kept by readers that round-trip keys they do not model).
+    func members(except known: [String]) -> [String: GeneratedContent] {
+        members.filter { !known.contains($0.key) }
+    }
+
     /// Member `key`, or nil when absent.
     func optional(_ key: String) -> GeneratedContent? { members[key] }
 

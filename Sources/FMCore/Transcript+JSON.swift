@@ -6,6 +6,7 @@ extension Transcript {
 
     /// Parses Apple's transcript JSON text. Throws `GeneratedContent.ParsingError` (line:column) for
     /// malformed JSON and `JSONFormatError` (JSON path) for a missing field, an unknown role or segment type.
+    /// Keys it does not model (Foundation Models 27's `metadata`, later keys) are kept in `additionalFields`.
     public init(json: String) throws {
         try self.init(content: try GeneratedContent(json: json))
     }
@@ -13,7 +14,6 @@ extension Transcript {
     /// Reads Apple's transcript JSON value: `{"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": […]}}`.
     public init(content: GeneratedContent) throws {
         let top = try ObjectReader(content, at: "", what: "a transcript file")
-        try top.rejectUnknownKeys(["version", "type", "transcript"], in: "a transcript file")
         let version = try top.required("version", "the format version, 1")
         guard version.intValue == Self.formatVersion else {
             throw JSONFormatError(path: top.path("version"), message: "unsupported transcript version \(version.jsonString); this reader understands version \(Self.formatVersion)")
@@ -23,11 +23,13 @@ extension Transcript {
             throw JSONFormatError(path: top.path("type"), message: "unknown type \"\(type)\"; expected \"\(Self.formatType)\"")
         }
         let body = try ObjectReader(try top.required("transcript", "the object holding the entries"), at: top.path("transcript"), what: "the transcript")
-        try body.rejectUnknownKeys(["entries"], in: "the transcript")
         guard let entries = try body.optionalArray("entries", "the entries") else {
             throw JSONFormatError(path: body.path, message: "missing \"entries\" (the list of transcript entries)")
         }
         self.entries = try entries.enumerated().map { try Self.entry($0.element, at: jsonPointer(body.path("entries"), String($0.offset))) }
+        for (pointer, extra) in [("", top.members(except: ["version", "type", "transcript"])), ("/transcript", body.members(except: ["entries"]))] where !extra.isEmpty {
+            additionalFields[pointer] = extra
+        }
     }
 
     /// Apple's transcript JSON value.
@@ -35,8 +37,9 @@ extension Transcript {
         GeneratedContent(properties: [
             ("version", GeneratedContent(Self.formatVersion)),
             ("type", GeneratedContent(Self.formatType)),
-            ("transcript", GeneratedContent(properties: [("entries", GeneratedContent(entries.map(Self.content(of:))))])),
-        ])
+            ("transcript", GeneratedContent(properties: [("entries", GeneratedContent(entries.map(Self.content(of:))))]
+                + Self.sorted(additionalFields["/transcript"] ?? [:]))),
+        ] + Self.sorted(additionalFields[""] ?? [:]))
     }
 
     /// Apple's transcript JSON text, compact.
@@ -50,35 +53,41 @@ extension Transcript {
         let id = try reader.string("id", "the entry's identifier")
         switch role {
         case "instructions":
-            try reader.rejectUnknownKeys(["role", "id", "contents", "tools"], in: "an instructions entry")
             let tools = try reader.optionalArray("tools", "the tool definitions") ?? []
-            return .instructions(Instructions(id: id, segments: try segments(reader),
-                toolDefinitions: try tools.enumerated().map { try ToolDefinition(content: $0.element, at: jsonPointer(reader.path("tools"), String($0.offset))) }))
+            var instructions = Instructions(id: id, segments: try segments(reader),
+                toolDefinitions: try tools.enumerated().map { try ToolDefinition(content: $0.element, at: jsonPointer(reader.path("tools"), String($0.offset))) })
+            instructions.additionalFields = reader.members(except: ["role", "id", "contents", "tools"])
+            return .instructions(instructions)
         case "user":
-            try reader.rejectUnknownKeys(["role", "id", "contents", "options", "responseFormat"], in: "a user (prompt) entry")
             let options = try reader.optional("options").map { try GenerationOptions(content: $0, at: reader.path("options")) } ?? GenerationOptions()
             let format = try reader.optional("responseFormat").map { try responseFormat($0, at: reader.path("responseFormat")) }
-            return .prompt(Prompt(id: id, segments: try segments(reader), options: options, responseFormat: format))
+            var prompt = Prompt(id: id, segments: try segments(reader), options: options, responseFormat: format)
+            prompt.additionalFields = reader.members(except: ["role", "id", "contents", "options", "responseFormat"])
+            return .prompt(prompt)
         case "response":
             if let calls = try reader.optionalArray("toolCalls", "the tool calls") {
-                try reader.rejectUnknownKeys(["role", "id", "toolCalls"], in: "a response entry with toolCalls (tool calls carry no contents or assets)")
-                return .toolCalls(ToolCalls(id: id, calls: try calls.enumerated().map {
+                var entry = ToolCalls(id: id, calls: try calls.enumerated().map {
                     try ToolCall(content: $0.element, at: jsonPointer(reader.path("toolCalls"), String($0.offset)))
-                }))
+                })
+                entry.additionalFields = reader.members(except: ["role", "id", "toolCalls"])
+                return .toolCalls(entry)
             }
-            try reader.rejectUnknownKeys(["role", "id", "contents", "assets"], in: "a response entry")
             let assets = try (reader.optionalArray("assets", "the asset identifiers") ?? []).enumerated().map {
                 try ObjectReader.string($0.element, at: jsonPointer(reader.path("assets"), String($0.offset)), "an asset identifier")
             }
-            return .response(Response(id: id, assetIDs: assets, segments: try segments(reader)))
+            var response = Response(id: id, assetIDs: assets, segments: try segments(reader))
+            response.additionalFields = reader.members(except: ["role", "id", "contents", "assets"])
+            return .response(response)
         case "tool":
-            try reader.rejectUnknownKeys(["role", "id", "contents", "toolName", "toolCallID"], in: "a tool output entry")
-            return .toolOutput(ToolOutput(id: id, toolName: try reader.string("toolName", "the name of the tool that produced the output"),
-                                          toolCallID: try reader.optionalString("toolCallID", "the identifier of the call answered"),
-                                          segments: try segments(reader)))
+            var output = ToolOutput(id: id, toolName: try reader.string("toolName", "the name of the tool that produced the output"),
+                                    toolCallID: try reader.optionalString("toolCallID", "the identifier of the call answered"),
+                                    segments: try segments(reader))
+            output.additionalFields = reader.members(except: ["role", "id", "contents", "toolName", "toolCallID"])
+            return .toolOutput(output)
         case "reasoning":
-            try reader.rejectUnknownKeys(["role", "id", "contents"], in: "a reasoning entry")
-            return .reasoning(Reasoning(id: id, segments: try segments(reader)))
+            var reasoning = Reasoning(id: id, segments: try segments(reader))
+            reasoning.additionalFields = reader.members(except: ["role", "id", "contents"])
+            return .reasoning(reasoning)
         default:
             throw JSONFormatError(path: reader.path("role"), message: "unknown role \"\(role)\"; expected one of \(roles.joined(separator: ", "))")
         }
@@ -97,14 +106,16 @@ extension Transcript {
         let id = try reader.string("id", "the segment's identifier")
         switch type {
         case "text":
-            try reader.rejectUnknownKeys(["type", "id", "text"], in: "a text segment")
-            return .text(TextSegment(id: id, content: try reader.string("text", "the segment's text")))
+            var text = TextSegment(id: id, content: try reader.string("text", "the segment's text"))
+            text.additionalFields = reader.members(except: ["type", "id", "text"])
+            return .text(text)
         case "structure":
-            try reader.rejectUnknownKeys(["type", "id", "structure"], in: "a structure segment")
             let structure = try ObjectReader(try reader.required("structure", "the source and content"), at: reader.path("structure"), what: "a structure")
             try structure.rejectUnknownKeys(["source", "content"], in: "a structure")
-            return .structure(StructuredSegment(id: id, source: try structure.string("source", "the generated type's name"),
-                                                content: try structure.required("content", "the generated value")))
+            var segment = StructuredSegment(id: id, source: try structure.string("source", "the generated type's name"),
+                                            content: try structure.required("content", "the generated value"))
+            segment.additionalFields = reader.members(except: ["type", "id", "structure"])
+            return .structure(segment)
         case "attachment":
             try reader.rejectUnknownKeys(["type", "id", "url", "label"], in: "an attachment segment")
             return .attachment(AttachmentSegment(id: id, url: try reader.string("url", "the image URL"),
@@ -112,6 +123,11 @@ extension Transcript {
         default:
             throw JSONFormatError(path: reader.path("type"), message: "unknown segment type \"\(type)\"; expected text, structure or attachment")
         }
+    }
+
+    /// `fields` as members in key order.
+    private static func sorted(_ fields: [String: GeneratedContent]) -> [(String, GeneratedContent)] {
+        fields.keys.sorted().map { ($0, fields[$0]!) }
     }
 
     private static func responseFormat(_ content: GeneratedContent, at path: String) throws -> ResponseFormat {
@@ -137,6 +153,7 @@ extension Transcript {
             if !instructions.toolDefinitions.isEmpty {
                 members.append(("tools", GeneratedContent(instructions.toolDefinitions.map(\.content))))
             }
+            members += sorted(instructions.additionalFields)
         case .prompt(let prompt):
             members.append(("role", "user"))
             members.append(("contents", content(of: prompt.segments)))
@@ -147,21 +164,26 @@ extension Transcript {
                     ("jsonSchema", GeneratedContent(properties: [("name", GeneratedContent(format.name)), ("schema", format.schema.content)])),
                 ])))
             }
+            members += sorted(prompt.additionalFields)
         case .response(let response):
             members.append(("role", "response"))
             members.append(("contents", content(of: response.segments)))
             if !response.assetIDs.isEmpty { members.append(("assets", GeneratedContent(response.assetIDs.map { GeneratedContent($0) }))) }
+            members += sorted(response.additionalFields)
         case .reasoning(let reasoning):
             members.append(("role", "reasoning"))
             members.append(("contents", content(of: reasoning.segments)))
+            members += sorted(reasoning.additionalFields)
         case .toolCalls(let calls):
             members.append(("role", "response"))
             members.append(("toolCalls", GeneratedContent(calls.calls.map(\.content))))
+            members += sorted(calls.additionalFields)
         case .toolOutput(let output):
             members.append(("role", "tool"))
             members.append(("toolName", GeneratedContent(output.toolName)))
             if let call = output.toolCallID { members.append(("toolCallID", GeneratedContent(call))) }
             members.append(("contents", content(of: output.segments)))
+            members += sorted(output.additionalFields)
         }
         return GeneratedContent(properties: members)
     }
@@ -170,10 +192,12 @@ extension Transcript {
         GeneratedContent(segments.map { segment -> GeneratedContent in
             switch segment {
             case .text(let text):
-                return GeneratedContent(properties: [("type", "text"), ("id", GeneratedContent(text.id)), ("text", GeneratedContent(text.content))])
+                return GeneratedContent(properties: [("type", "text"), ("id", GeneratedContent(text.id)), ("text", GeneratedContent(text.content))]
+                    + sorted(text.additionalFields))
             case .structure(let structure):
                 return GeneratedContent(properties: [("type", "structure"), ("id", GeneratedContent(structure.id)),
-                    ("structure", GeneratedContent(properties: [("source", GeneratedContent(structure.source)), ("content", structure.content)]))])
+                    ("structure", GeneratedContent(properties: [("source", GeneratedContent(structure.source)), ("content", structure.content)]))]
+                    + sorted(structure.additionalFields))
             case .attachment(let attachment):
                 var members: [(String, GeneratedContent)] = [("type", "attachment"), ("id", GeneratedContent(attachment.id)), ("url", GeneratedContent(attachment.url))]
                 if let label = attachment.label { members.append(("label", GeneratedContent(label))) }

@@ -3,6 +3,9 @@
 public struct Transcript: Hashable, Sendable {
     /// The entries, oldest first.
     public var entries: [Entry]
+    /// Members of the file and of its `transcript` object this reader does not model, by the pointer of
+    /// their object (`""` or `"/transcript"`), written back unchanged.
+    public var additionalFields: [String: [String: GeneratedContent]] = [:]
 
     /// Creates a transcript.
     public init(entries: [Entry] = []) { self.entries = entries }
@@ -69,6 +72,8 @@ public struct Transcript: Hashable, Sendable {
         public var id: String
         /// The text.
         public var content: String
+        /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
+        public var additionalFields: [String: GeneratedContent] = [:]
 
         /// Creates a text segment.
         public init(id: String, content: String) {
@@ -85,6 +90,8 @@ public struct Transcript: Hashable, Sendable {
         public var source: String
         /// The generated value.
         public var content: GeneratedContent
+        /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
+        public var additionalFields: [String: GeneratedContent] = [:]
 
         /// Creates a structured segment.
         public init(id: String, source: String, content: GeneratedContent) {
@@ -119,6 +126,8 @@ public struct Transcript: Hashable, Sendable {
         public var segments: [Segment]
         /// The tools available in the session.
         public var toolDefinitions: [ToolDefinition]
+        /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
+        public var additionalFields: [String: GeneratedContent] = [:]
 
         /// Creates an instructions entry.
         public init(id: String, segments: [Segment], toolDefinitions: [ToolDefinition] = []) {
@@ -152,6 +161,8 @@ public struct Transcript: Hashable, Sendable {
         public var options: GenerationOptions
         /// The structured output requested, if any.
         public var responseFormat: ResponseFormat?
+        /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
+        public var additionalFields: [String: GeneratedContent] = [:]
 
         /// Creates a prompt entry.
         public init(id: String, segments: [Segment], options: GenerationOptions = GenerationOptions(), responseFormat: ResponseFormat? = nil) {
@@ -170,6 +181,8 @@ public struct Transcript: Hashable, Sendable {
         public var assetIDs: [String]
         /// The response segments.
         public var segments: [Segment]
+        /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
+        public var additionalFields: [String: GeneratedContent] = [:]
 
         /// Creates a response entry.
         public init(id: String, assetIDs: [String] = [], segments: [Segment]) {
@@ -185,6 +198,8 @@ public struct Transcript: Hashable, Sendable {
         public var id: String
         /// The reasoning segments.
         public var segments: [Segment]
+        /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
+        public var additionalFields: [String: GeneratedContent] = [:]
 
         /// Creates a reasoning entry.
         public init(id: String, segments: [Segment]) {
@@ -199,6 +214,8 @@ public struct Transcript: Hashable, Sendable {
         public var id: String
         /// The calls, in the order the model made them.
         public var calls: [ToolCall]
+        /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
+        public var additionalFields: [String: GeneratedContent] = [:]
 
         /// Creates a tool-calls entry.
         public init(id: String, calls: [ToolCall]) {
@@ -217,6 +234,8 @@ public struct Transcript: Hashable, Sendable {
         public var toolCallID: String?
         /// The output segments.
         public var segments: [Segment]
+        /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
+        public var additionalFields: [String: GeneratedContent] = [:]
 
         /// Creates a tool-output entry.
         public init(id: String, toolName: String, toolCallID: String? = nil, segments: [Segment]) {
