@@ -4,7 +4,7 @@ import FMEvaluate
 extension SuiteReader {
     static let suiteKeys = ["suite", "description", "engine", "model", "options", "instructions", "tools", "generating",
                             "dataset", "variants", "defaults", "cases", "knownIssue",
-                            "environment", "secrets", "toolOutputLimit"]
+                            "environment", "secrets", "toolOutputLimit", "transcripts"]
     static let caseKeys = ["id", "prompt", "turns", "instructions", "generating", "options", "tags", "repeat", "gate",
                            "expect", "vars", "variants", "script", "knownIssue"]
 
@@ -32,6 +32,12 @@ extension SuiteReader {
         }
         if let variantsNode = keys["variants"] { suite.variants = variants(variantsNode) }
         if let defaultsNode = keys["defaults"] { suite.defaults = defaults(defaultsNode) }
+        if let transcriptsNode = keys["transcripts"] {
+            suite.engine = EngineSpec(name: RecordedTranscript.engineName, location: transcriptsNode.location)
+            suite.cases = recordedCases(transcriptsNode, keys: keys)
+            crossCheck(suite, root: root)
+            return suite
+        }
         let repeatDefault = suite.defaults.repeatCount ?? 1
         if let casesNode = keys["cases"] {
             if let items = casesNode.sequence { suite.cases = items.compactMap { suiteCase($0, repeatDefault: repeatDefault) } }
@@ -41,7 +47,7 @@ extension SuiteReader {
             let paths = stringList(datasetNode, "dataset") ?? []
             for path in paths { suite.cases += dataset(path, at: datasetNode, repeatDefault: repeatDefault) }
         }
-        if keys["cases"] == nil && keys["dataset"] == nil { report(root, "a suite needs 'cases' or a 'dataset'") }
+        if keys["cases"] == nil && keys["dataset"] == nil { report(root, "a suite needs 'cases', a 'dataset' or 'transcripts'") }
         crossCheck(suite, root: root)
         return suite
     }
@@ -199,6 +205,7 @@ extension SuiteReader {
         for (name, count) in toolNames where count > 1 {
             report(root["tools"] ?? root, "tool '\(name)' is defined \(count) times; tool names must be unique")
         }
+        for name in suite.cases.flatMap({ $0.recorded?.toolNames ?? [] }) { toolNames[name] = 1 }
         for reference in toolReferences where toolNames[reference.name] == nil {
             let hint = Suggestion.closest(to: reference.name, in: Array(toolNames.keys)).map { "did you mean '\($0)'? " } ?? ""
             report(reference.node, "toolCalls names tool '\(reference.name)', which the suite does not define; \(hint)add it under 'tools:'")
@@ -216,7 +223,8 @@ extension SuiteReader {
                     diagnostics.append(Diagnostic(item.location, "variant '\(variant.name)' prompt uses {{\(placeholder)}}, but case '\(item.id)' has no vars.\(placeholder)"))
                 }
             }
-            if (item.generating ?? suite.generating) == nil, (suite.defaults.expect + item.expect).contains(where: \.needsRequestedSchema) {
+            if item.recorded?.problem == nil, (item.generating ?? item.recorded?.lastPrompt?.responseFormat?.schema ?? suite.generating) == nil,
+               (suite.defaults.expect + item.expect).contains(where: \.needsRequestedSchema) {
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' checks constraints against the requested schema, but it generates free text; add 'generating:' or give the constraints a 'schema'"))
             }
             if case .turns(let lists)? = item.script, lists.count != (item.turns?.count ?? 1) {

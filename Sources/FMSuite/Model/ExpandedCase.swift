@@ -48,6 +48,8 @@ public struct ExpandedCase: Encodable, Sendable {
     public var location: SourceLocation
     /// The environment, secrets and tool output limit of command tools and evaluators.
     public var commands = CommandPolicy()
+    /// The recorded transcript the case scores instead of running a session (`transcripts:`); nil for live cases.
+    public var recorded: RecordedTranscript? = nil
 
     /// `suite/case` or `suite/case@variant`: unique across a run.
     public var id: String { "\(suite)/\(caseID)" + (variant.map { "@\($0)" } ?? "") }
@@ -55,6 +57,7 @@ public struct ExpandedCase: Encodable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, generating, tools, options, settings
         case repeatCount = "repeat", gate, expectations, engine, engineOptions, model, script, knownIssue, location, commands
+        case recorded
     }
 
     /// Encodes every field; options in their GenerationOptions JSON form.
@@ -85,6 +88,7 @@ public struct ExpandedCase: Encodable, Sendable {
         try container.encodeIfPresent(knownIssue, forKey: .knownIssue)
         try container.encode(location.description, forKey: .location)
         if commands != CommandPolicy() { try container.encode(commands, forKey: .commands) }
+        try container.encodeIfPresent(recorded, forKey: .recorded)
     }
 }
 
@@ -110,7 +114,7 @@ extension Suite {
         let apply = { (text: String) in template.map { Suite.fill($0, prompt: text, case: item) } ?? text }
         var tags = defaults.tags
         for tag in item.tags where !tags.contains(tag) { tags.append(tag) }
-        return ExpandedCase(
+        let expanded = ExpandedCase(
             suite: name, variant: variant?.name, caseID: item.id, tags: tags,
             instructions: item.instructions ?? variant?.instructions ?? instructions,
             prompt: item.prompt.map(apply), turns: item.turns?.map(apply),
@@ -121,6 +125,7 @@ extension Suite {
             engineSpec: engine.overridden(by: variant?.engine), model: variant?.model ?? model,
             script: item.script, knownIssue: knownIssue(of: item, under: variant), location: item.location,
             commands: commands)
+        return item.recorded.map(expanded.recording) ?? expanded
     }
 
     /// The known issue a case expects under `variant`: the case's (where its `variants` include this

@@ -139,4 +139,6 @@ public struct SuiteCase: Sendable {
     var knownIssueNode: YAMLNode?
     /// Where the case starts (file line:column; a dataset line for JSONL cases).
     public var location: SourceLocation
+    /// The recorded transcript the case scores (a suite's `transcripts:`); nil for live cases.
+    public var recorded: RecordedTranscript? = nil
 }
