@@ -108,6 +108,9 @@ public struct Fingerprint: Codable, Hashable, Sendable {
     /// Facts about what served the default engine that are not part of its identity (for `openai`:
     /// `baseURLHost`, `serverModel`, `systemFingerprint`); absent for engines without them and in older files.
     public var engineDetails: [String: String]?
+    /// The recorded transcripts the run scored (cases of suites with `transcripts:`), each with its
+    /// SHA-256; absent when no case came from a transcript, and in older files.
+    public var recordedTranscripts: [RecordedSource]?
 
     /// Creates a fingerprint from its parts.
     public init(fmevalVersion: String, engine: EngineIdentity, os: String, cpu: String, cpuCount: Int,

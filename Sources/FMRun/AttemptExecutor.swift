@@ -131,13 +131,19 @@ struct AttemptExecutor {
     }
 
     /// Violations of the structured output against the case's schema, and of each tool call's
-    /// arguments against that tool's schema (paths prefixed `/toolCalls/N/arguments`).
+    /// arguments against that tool's schema (paths prefixed `/toolCalls/N/arguments`): the suite's
+    /// tools, then those the transcript's instructions define (a recorded transcript's own).
     private func violations(of outcome: Outcome) -> [Violation] {
         var found: [Violation] = []
         if let schema = item.generating, let content = outcome.content {
             found += SchemaValidator.violations(of: content, against: schema)
         }
-        let schemas = Dictionary(item.tools.map { ($0.name, $0.arguments) }, uniquingKeysWith: { first, _ in first })
+        let recordedTools = outcome.transcript.entries.flatMap { entry -> [ToolDefinition] in
+            if case .instructions(let instructions) = entry { return instructions.toolDefinitions }
+            return []
+        }
+        let schemas = Dictionary(item.tools.map { ($0.name, $0.arguments) } + recordedTools.map { ($0.name, $0.parameters) },
+                                 uniquingKeysWith: { first, _ in first })
         for (index, call) in StructuredTranscript(outcome.transcript).toolCalls.enumerated() {
             guard let schema = schemas[call.name] else { continue }
             for var violation in SchemaValidator.violations(of: call.arguments, against: schema) {

@@ -18,12 +18,16 @@ public struct ResolvedEngine: Sendable {
 /// ones winning: the suite's `engine:` mapping (only when `--engine` is absent or names the same engine),
 /// the suite's `model:` key, then `--model` and `--cassette`, then each `--engine-option`. `model:`,
 /// `--model` and `--cassette` set the options of those names only on engines that declare them. Options
-/// left out that have a default get it, so cases group by the engine they really run on.
+/// left out that have a default get it, so cases group by the engine they really run on. A case scored
+/// from a recorded transcript resolves to `recorded` whatever the flags say: no engine runs for it.
 public enum EngineResolution {
     /// The resolved engine of `item` under `request` (nil request: the suite's engine as written).
     public static func resolve(_ item: ExpandedCase, request: RunRequest?) -> ResolvedEngine {
         let spec = item.engineSpec
         let written = (spec.location ?? item.location).description
+        if item.recorded != nil {
+            return ResolvedEngine(configuration: EngineConfiguration(name: RecordedTranscript.engineName, options: [:]), nameOrigin: written, optionOrigins: [:])
+        }
         let name = request?.engine ?? spec.name
         var resolved = ResolvedEngine(configuration: EngineConfiguration(name: name, options: [:]),
                                       nameOrigin: request?.engine != nil ? "--engine" : written, optionOrigins: [:])
@@ -48,7 +52,7 @@ public enum EngineResolution {
     public static func problems(for cases: [ExpandedCase], request: RunRequest?) -> [String] {
         var seen: Set<String> = []
         var lines: [String] = []
-        for item in cases {
+        for item in cases where item.recorded == nil {
             let resolved = resolve(item, request: request)
             for problem in EngineRegistry.problems(resolved.configuration) {
                 let origin = problem.option.flatMap { resolved.optionOrigins[$0] } ?? resolved.nameOrigin

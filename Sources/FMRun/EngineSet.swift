@@ -24,6 +24,8 @@ final class EngineSet: @unchecked Sendable {
             let configuration = EngineSet.configuration(for: item, request: request)
             if !configurations.contains(configuration) { configurations.append(configuration) }
         }
+        let recorded = configurations.filter { $0.name == RecordedTranscript.engineName }
+        configurations.removeAll { $0.name == RecordedTranscript.engineName }
         if request.record != nil && configurations.count > 1 {
             let names = configurations.map(\.summary)
             throw RunnerError.invalidInput("--record writes one engine's cassette, but these cases use \(names.joined(separator: ", ")); pick one with --engine")
@@ -36,6 +38,10 @@ final class EngineSet: @unchecked Sendable {
                 provider = recording
             }
             providers[configuration] = provider
+        }
+        for configuration in recorded {
+            providers[configuration] = RecordedTranscriptProvider(cases: cases)
+            configurations.append(configuration)
         }
         let first = configurations.first.flatMap { [providers] in providers[$0] }
         primary = first

@@ -35,6 +35,8 @@ public struct RunRequest: Sendable {
     public var resultsPath: String
     /// The command-line arguments, recorded in the run info.
     public var arguments: [String] = []
+    /// `--keep-going`: score the valid recorded transcripts when some are invalid (those become `error` cases).
+    public var keepGoing = false
 
     /// A request to run `paths`, writing results to `resultsPath`.
     public init(paths: [String], resultsPath: String) {
@@ -79,11 +81,13 @@ public enum RunPipeline {
         let earlierPaths = request.rerun?.results.run.paths ?? []
         let paths = !request.paths.isEmpty ? request.paths : (!earlierPaths.isEmpty ? earlierPaths : ["suites"])
         let loaded = SuiteLoader.load(paths: paths)
-        let diagnostics = loaded.diagnostics + CaseSelection.foldersWithoutSuites(paths)
+        let transcriptProblems = RecordedCases.problems(of: loaded.expandedCases)
+        let diagnostics = loaded.diagnostics + CaseSelection.foldersWithoutSuites(paths) + (request.keepGoing ? [] : transcriptProblems)
         let engineProblems = diagnostics.isEmpty ? EngineResolution.problems(for: loaded.expandedCases, request: request) : []
         if !diagnostics.isEmpty || !engineProblems.isEmpty {
             let lines = diagnostics.map(\.description) + engineProblems
-            throw RunnerError.invalidInput(lines.joined(separator: "\n") + "\n\(lines.count) error(s); nothing was run. Fix them (see 'fmeval validate').")
+            let hint = transcriptProblems.isEmpty || request.keepGoing ? "" : "\nTo score the valid transcripts anyway (the invalid ones listed as errors), add --keep-going."
+            throw RunnerError.invalidInput(lines.joined(separator: "\n") + "\n\(lines.count) error(s); nothing was run. Fix them (see 'fmeval validate')." + hint)
         }
         let known = loaded.expandedCases
         var cases = known
@@ -127,6 +131,8 @@ public enum RunPipeline {
             if cases.isEmpty { plan.notes.append(CaseSelection.emptyShard(shard, selected: selected)) }
         }
         plan.cases = cases
+        if request.keepGoing { plan.warnings += RecordedCases.problems(of: cases).map { "\($0.description) (--keep-going: listed as an error)" } }
+        if let note = RecordedCases.flagNote(cases, request: request) { plan.notes.append(note) }
         if let rerun = request.rerun, rerun.kind == .retryErrors {
             let retried = Set(cases.map(\.id))
             plan.carried = rerun.results.cases.filter { !retried.contains($0.id) }
@@ -186,6 +192,7 @@ public enum RunPipeline {
             variants: request.variants, filter: request.filter, shard: request.shard?.description,
             repeatOverride: plan.options.repeatOverride, checkDeterminism: plan.options.checkDeterminism,
             resumedFrom: request.resume)
+        info.fingerprint.recordedTranscripts = RecordedTranscriptProvider.sources(of: plan.cases + carriedCases)
         var earlierDuration = 0.0
         if let rerun = request.rerun, rerun.kind == .retryErrors {
             info = rerun.results.run

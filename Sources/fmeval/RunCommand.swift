@@ -53,6 +53,9 @@ struct RunCommand: Command {
                              journal; FILE's journal when FILE was never written) whose definition and
                              engine are unchanged; the others run again, and a line says which and why
       --check-determinism    rerun each greedy attempt and flag any divergence (exit 1)
+      --keep-going           when a suite's recorded transcripts (`transcripts:`) include invalid files, score
+                             the valid ones and list the invalid ones as error cases (the run still exits 2);
+                             without it, an invalid transcript stops the run before anything is scored
       --color WHEN           auto (default: colour when standard output is a terminal, NO_COLOR is unset or
                              empty and TERM is not dumb), always (even with NO_COLOR), never
     \(ReportFlags.help)
@@ -91,6 +94,7 @@ struct RunCommand: Command {
         let retryErrors = try args.option("--retry-errors")
         let failFast = args.flag("--fail-fast", short: "-x")
         let checkDeterminism = args.flag("--check-determinism")
+        let keepGoing = args.flag("--keep-going")
         let color = try colorChoice(try args.option("--color"))
         var reports = try ReportFlags.parse(&args)
         let paths = try args.finish()
@@ -116,6 +120,7 @@ struct RunCommand: Command {
         request.record = record
         request.resume = resume
         request.arguments = arguments
+        request.keepGoing = keepGoing
         request.shard = reports.shardSelection
         request.options = RunnerOptions(repeatOverride: repeatCount, jobs: jobs, checkDeterminism: checkDeterminism, failFast: failFast)
         if lastFailed == .some(nil), let file = paths.first(where: isResultsFile) {
@@ -159,6 +164,12 @@ struct RunCommand: Command {
             let code = try reports.finish(result, baseline: baseline)
             if failFast { printNotRun(result, resultsPath: request.resultsPath) }
             print("results: \(request.resultsPath)")
+            let invalid = RecordedCases.problems(of: plan.cases)
+            if !invalid.isEmpty {
+                printError("fmeval: \(invalid.count) recorded transcript\(invalid.count == 1 ? " is" : "s are") not valid FoundationModels.Transcript JSON "
+                    + "(listed as errors); exit 2 until \(invalid.count == 1 ? "it is" : "they are") fixed")
+                return ExitCode.invalidInput
+            }
             return code
         } catch let error as RunnerError {
             switch error {

@@ -14,6 +14,8 @@ struct ValidateCommand: Command {
     including the schemas, fixtures and .jsonl datasets they reference, and reports every problem as
     `path/to/suite.yaml:LINE:COL: error: message`, then a summary line `N suites, M cases, K errors`.
     Each `engine:` is checked against the engines of this build (names and options; see 'fmeval run --help').
+    A suite's recorded transcripts (`transcripts:`) are read and each invalid one is reported at its
+    `file:line:col` with the JSON pointer of the problem.
 
     OPTIONS:
       --json    Print the expanded cases (cases × variants, defaults applied) as JSON on stdout:
@@ -29,9 +31,9 @@ struct ValidateCommand: Command {
         var paths = try args.finish()
         if paths.isEmpty { paths = ["suites"] }
         let result = SuiteLoader.load(paths: paths)
-        let diagnostics = result.diagnostics + RunPipeline.foldersWithoutSuites(paths)
-        for diagnostic in diagnostics { printError(diagnostic.description) }
         let cases = result.expandedCases
+        let diagnostics = result.diagnostics + RunPipeline.foldersWithoutSuites(paths) + RecordedCases.problems(of: cases)
+        for diagnostic in diagnostics { printError(diagnostic.description) }
         let engineProblems = EngineResolution.problems(for: cases, request: nil)
         for line in engineProblems { printError(line) }
         var errors = diagnostics.count + engineProblems.count
