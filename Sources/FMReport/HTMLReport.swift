@@ -53,6 +53,7 @@ public enum HTMLReport {
         if let shard = info.shard { page.text(" · shard \(shard)") }
         if let filter = info.filter { page.text(" · filter \(filter)") }
         page.close("p")
+        HTMLTranscript.writeRecordedSources(info.fingerprint.recordedTranscripts ?? [], into: &page)
         page.raw("<section id=\"summary\"><h2>Summary</h2>\n")
         let failing = run.cases.filter { !$0.holdsRun }.count
         let cause = summary.nondeterministic > 0 ? "fail their gate or diverged on rerun" : "fail their gate"

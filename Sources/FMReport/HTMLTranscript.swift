@@ -1,8 +1,10 @@
 import FMCore
+import FMResults
 
 /// Renders a `Transcript` as a conversation: instructions (with tool definitions), prompts (with the
-/// requested response format), reasoning, tool calls with arguments, tool outputs and responses, with
-/// structured content pretty-printed. Everything is escaped text.
+/// requested response format and the generation options), reasoning, tool calls with arguments, tool
+/// outputs and responses (with the model assets), with structured content pretty-printed; members a
+/// recorded transcript carries beyond those (`metadata`, usage) are shown as JSON. Everything is escaped text.
 enum HTMLTranscript {
     /// Rendered instructions entries, reused across the attempts and cases of one report: every
     /// attempt of a suite usually starts with the same instructions and tool schemas, and
@@ -35,6 +37,7 @@ enum HTMLTranscript {
                     entryPage.raw("</div>")
                     entryPage.element("pre", tool.parameters.content.jsonString(indent: 2))
                 }
+                writeRecordedFields(instructions.additionalFields, into: &entryPage)
                 entryPage.raw("</div>\n")
                 cache.instructions[instructions] = entryPage.html
                 page.raw(entryPage.html)
@@ -47,6 +50,11 @@ enum HTMLTranscript {
                     page.text(format.name)
                     page.raw("</code></div>")
                     page.element("pre", format.schema.content.jsonString(indent: 2))
+                }
+                if prompt.options != GenerationOptions() {
+                    page.raw("<div class=\"muted\">options <code>")
+                    page.text(prompt.options.content.jsonString)
+                    page.raw("</code></div>")
                 }
             case .reasoning(let reasoning):
                 open("reasoning", "reasoning", into: &page)
@@ -70,9 +78,40 @@ enum HTMLTranscript {
             case .response(let response):
                 open("response", "response", into: &page)
                 writeSegments(response.segments, into: &page)
+                if !response.assetIDs.isEmpty {
+                    page.raw("<div class=\"muted\">assets ")
+                    page.text(response.assetIDs.joined(separator: ", "))
+                    page.raw("</div>")
+                }
             }
+            writeRecordedFields(entry.additionalFields, into: &page)
             page.raw("</div>\n")
         }
+    }
+
+    /// The recorded transcripts a run scored, with their SHA-256s, under the run line.
+    static func writeRecordedSources(_ sources: [RecordedSource], into page: inout HTMLBuffer) {
+        guard !sources.isEmpty else { return }
+        page.raw("<details class=\"meta\"><summary>")
+        page.text("Scored from \(sources.count) recorded transcript\(sources.count == 1 ? "" : "s") (no model ran for them)")
+        page.raw("</summary><ul>")
+        for source in sources {
+            page.raw("<li><code>")
+            page.text(source.path)
+            page.raw("</code> <span class=\"muted mono\">sha256 ")
+            page.text(source.sha256)
+            page.raw("</span></li>")
+        }
+        page.raw("</ul></details>\n")
+    }
+
+    /// Members of a recorded entry that fmeval does not model (`metadata`, usage, later keys), as JSON.
+    private static func writeRecordedFields(_ fields: [String: GeneratedContent], into page: inout HTMLBuffer) {
+        guard !fields.isEmpty else { return }
+        page.raw("<div class=\"muted\">recorded ")
+        page.text(fields.keys.sorted().joined(separator: ", "))
+        page.raw("</div>")
+        page.element("pre", GeneratedContent(properties: fields.keys.sorted().map { ($0, fields[$0]!) }).jsonString(indent: 2))
     }
 
     private static func open(_ kind: String, _ label: String, into page: inout HTMLBuffer) {
@@ -94,6 +133,20 @@ enum HTMLTranscript {
                 page.text(attachment.label.map { "\($0) (\(attachment.url))" } ?? attachment.url)
                 page.raw("</div>")
             }
+        }
+    }
+}
+
+extension Transcript.Entry {
+    /// The entry's members that fmeval does not model, as recorded.
+    fileprivate var additionalFields: [String: GeneratedContent] {
+        switch self {
+        case .instructions: return [:]
+        case .prompt(let entry): return entry.additionalFields
+        case .response(let entry): return entry.additionalFields
+        case .reasoning(let entry): return entry.additionalFields
+        case .toolCalls(let entry): return entry.additionalFields
+        case .toolOutput(let entry): return entry.additionalFields
         }
     }
 }

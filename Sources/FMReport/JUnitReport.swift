@@ -123,6 +123,7 @@ public enum JUnitReport {
         if let shard = info.shard { pairs.append(("fmeval.shard", shard)) }
         if let filter = info.filter { pairs.append(("fmeval.filter", filter)) }
         if let repeatOverride = info.repeatOverride { pairs.append(("fmeval.repeat", String(repeatOverride))) }
+        for source in fingerprint.recordedTranscripts ?? [] { pairs.append(("fmeval.transcript.sha256", "\(source.sha256) \(source.path)")) }
         return pairs
     }
 
