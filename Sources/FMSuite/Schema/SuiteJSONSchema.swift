@@ -25,7 +25,10 @@ public enum SuiteJSONSchema {
   "type": "object",
   "additionalProperties": false,
   "required": ["suite"],
-  "anyOf": [{ "required": ["cases"] }, { "required": ["dataset"] }],
+  "anyOf": [{ "required": ["cases"] }, { "required": ["dataset"] }, { "required": ["transcripts"] }],
+  "if": { "required": ["transcripts"] },
+  "then": { "properties": { "cases": { "items": { "$ref": "#/$defs/recordedCase" } } } },
+  "else": { "properties": { "cases": { "items": { "$ref": "#/$defs/case" } } } },
   "properties": {
     "suite": { "type": "string", "description": "The suite's name; case ids print as suite/case (suite/case@variant)." },
     "description": { "type": "string", "description": "One line about what the suite checks." },
@@ -38,7 +41,14 @@ public enum SuiteJSONSchema {
     "dataset": { "$ref": "#/$defs/stringList", "description": "A .jsonl file (or a list of them) with one case per line, relative to the suite." },
     "variants": { "type": "array", "description": "Named alternative runs of every case.", "items": { "$ref": "#/$defs/variant" } },
     "defaults": { "$ref": "#/$defs/defaults" },
-    "cases": { "type": "array", "description": "The cases.", "items": { "$ref": "#/$defs/case" } },
+    "cases": { "type": "array", "description": "The cases; in a suite with transcripts, entries that add expectations to a transcript by id." },
+    "transcripts": {
+      "description": "Recorded FoundationModels.Transcript JSON files scored instead of running a model: a path, a folder or a glob (recorded/*.json), or a list of those and of {path, id}; each file is a case named after it.",
+      "anyOf": [{ "type": "string" },
+                { "type": "array", "minItems": 1, "items": { "anyOf": [{ "type": "string" },
+                  { "type": "object", "additionalProperties": false, "required": ["path"],
+                    "properties": { "path": { "type": "string" }, "id": { "$ref": "#/$defs/text" } } }] } }]
+    },
     "knownIssue": { "$ref": "#/$defs/knownIssue" },
     "environment": {
       "type": "object", "additionalProperties": false,
@@ -258,6 +268,18 @@ public enum SuiteJSONSchema {
         "vars": { "type": "object", "additionalProperties": { "$ref": "#/$defs/text" }, "description": "Values for variant prompt templates." },
         "variants": { "$ref": "#/$defs/stringList", "description": "Limit the case to these variants." },
         "script": { "$ref": "#/$defs/script" },
+        "knownIssue": { "$ref": "#/$defs/caseKnownIssue" }
+      }
+    },
+    "recordedCase": {
+      "type": "object",
+      "description": "Expectations, tags and a known issue for the recorded transcript with this id (its file name without .json).",
+      "additionalProperties": false,
+      "required": ["id"],
+      "properties": {
+        "id": { "$ref": "#/$defs/text", "description": "The transcript's id." },
+        "tags": { "$ref": "#/$defs/stringList", "description": "Labels for --filter and reports." },
+        "expect": { "$ref": "#/$defs/expect" },
         "knownIssue": { "$ref": "#/$defs/caseKnownIssue" }
       }
     },
