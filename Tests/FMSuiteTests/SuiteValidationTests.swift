@@ -234,7 +234,7 @@ func validationErrorsAreLocated(text: String, line: Int, column: Int, message: S
     let result = SuiteLoader.load(paths: [suitePackageRoot.appendingPathComponent("suites").path])
     #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
     #expect(result.suites.count >= 3)
-    #expect(result.suites.allSatisfy { $0.engine.name == "embedded" })
+    #expect(result.suites.allSatisfy { $0.engine.name == "embedded" || $0.engine.name == RecordedTranscript.engineName })
     let kinds = Set(result.expandedCases.flatMap { $0.expectations.map(\.kind) })
     #expect(kinds.isSuperset(of: ["equals", "oneOf", "constraints", "toolCalls", "not"]))
 }

@@ -47,7 +47,7 @@ extension SuiteReader {
             let paths = stringList(datasetNode, "dataset") ?? []
             for path in paths { suite.cases += dataset(path, at: datasetNode, repeatDefault: repeatDefault) }
         }
-        if keys["cases"] == nil && keys["dataset"] == nil { report(root, "a suite needs 'cases', a 'dataset' or 'transcripts'") }
+        if keys["cases"] == nil && keys["dataset"] == nil { report(root, "a suite needs 'cases' or a 'dataset' (or 'transcripts', recorded sessions to score)") }
         crossCheck(suite, root: root)
         return suite
     }
