@@ -138,7 +138,8 @@ enum HTMLTranscript {
 }
 
 extension Transcript.Entry {
-    /// The entry's members that fmeval does not model, as recorded.
+    /// The entry's members that fmeval does not model, as recorded (an instructions entry writes its
+    /// own inside its cached markup, so none here).
     fileprivate var additionalFields: [String: GeneratedContent] {
         switch self {
         case .instructions: return [:]

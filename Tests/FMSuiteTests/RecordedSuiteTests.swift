@@ -103,3 +103,19 @@ private func recordedFolder(_ suite: String, extra: [String: String] = [:]) thro
     #expect(problem.message.hasPrefix("not a valid FoundationModels.Transcript: at /transcript/entries/0/role: unknown role \"robot\""), "\(problem)")
     #expect(item.recorded?.transcript == nil)
 }
+
+@Test func expectationsAreCheckedAgainstWhatTheTranscriptsRecorded() throws {
+    let folder = try recordedFolder("""
+    suite: r
+    transcripts: recorded/*.json
+    cases:
+      - id: bread
+        expect: { toolCalls: { ordered: [ { name: searchBread } ] } }
+      - id: math
+        expect: { constraints: { maxViolations: 0 } }
+    """)
+    let diagnostics = SuiteLoader.load(file: folder.appendingPathComponent("s.yaml").path).diagnostics
+    let messages = diagnostics.map(\.message)
+    #expect(messages.contains { $0.hasPrefix("toolCalls names tool 'searchBread', which no transcript of the suite defines; did you mean 'searchBreadDatabaseTool'?") }, "\(messages)")
+    #expect(messages.contains("case 'math' checks constraints against the requested schema, but its transcript's last prompt has no responseFormat; give the constraints a 'schema'"), "\(messages)")
+}

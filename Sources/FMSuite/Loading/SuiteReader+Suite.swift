@@ -205,10 +205,13 @@ extension SuiteReader {
         for (name, count) in toolNames where count > 1 {
             report(root["tools"] ?? root, "tool '\(name)' is defined \(count) times; tool names must be unique")
         }
-        for name in suite.cases.flatMap({ $0.recorded?.toolNames ?? [] }) { toolNames[name] = 1 }
-        for reference in toolReferences where toolNames[reference.name] == nil {
+        let recorded = suite.cases.compactMap(\.recorded)
+        for name in recorded.flatMap(\.toolNames) { toolNames[name] = 1 }
+        // An invalid transcript (scored as an error with --keep-going) may define tools no other one does.
+        for reference in toolReferences where toolNames[reference.name] == nil && !recorded.contains(where: { $0.problem != nil }) {
             let hint = Suggestion.closest(to: reference.name, in: Array(toolNames.keys)).map { "did you mean '\($0)'? " } ?? ""
-            report(reference.node, "toolCalls names tool '\(reference.name)', which the suite does not define; \(hint)add it under 'tools:'")
+            let fix = recorded.isEmpty ? "the suite does not define; \(hint)add it under 'tools:'" : "no transcript of the suite defines; \(hint)check the name"
+            report(reference.node, "toolCalls names tool '\(reference.name)', which \(fix)")
         }
         let variantNames = suite.variants.map(\.name)
         for item in suite.cases {
@@ -225,7 +228,8 @@ extension SuiteReader {
             }
             if item.recorded?.problem == nil, (item.generating ?? item.recorded?.lastPrompt?.responseFormat?.schema ?? suite.generating) == nil,
                (suite.defaults.expect + item.expect).contains(where: \.needsRequestedSchema) {
-                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' checks constraints against the requested schema, but it generates free text; add 'generating:' or give the constraints a 'schema'"))
+                let cause = item.recorded == nil ? "it generates free text; add 'generating:' or" : "its transcript's last prompt has no responseFormat;"
+                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' checks constraints against the requested schema, but \(cause) give the constraints a 'schema'"))
             }
             if case .turns(let lists)? = item.script, lists.count != (item.turns?.count ?? 1) {
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' script has \(lists.count) turn list\(lists.count == 1 ? "" : "s") but the case has \(item.turns?.count ?? 1) turn\((item.turns?.count ?? 1) == 1 ? "" : "s"); give one list of steps per turn"))
