@@ -110,12 +110,12 @@ private func recordedFolder(_ suite: String, extra: [String: String] = [:]) thro
     transcripts: recorded/*.json
     cases:
       - id: bread
-        expect: { toolCalls: { ordered: [ { name: searchBread } ] } }
+        expect: { toolCalls: { ordered: [ { name: searchBreadDatabaseTol } ] } }
       - id: math
         expect: { constraints: { maxViolations: 0 } }
     """)
     let diagnostics = SuiteLoader.load(file: folder.appendingPathComponent("s.yaml").path).diagnostics
     let messages = diagnostics.map(\.message)
-    #expect(messages.contains { $0.hasPrefix("toolCalls names tool 'searchBread', which no transcript of the suite defines; did you mean 'searchBreadDatabaseTool'?") }, "\(messages)")
+    #expect(messages.contains { $0.hasPrefix("toolCalls names tool 'searchBreadDatabaseTol', which no transcript of the suite defines; did you mean 'searchBreadDatabaseTool'?") }, "\(messages)")
     #expect(messages.contains("case 'math' checks constraints against the requested schema, but its transcript's last prompt has no responseFormat; give the constraints a 'schema'"), "\(messages)")
 }
