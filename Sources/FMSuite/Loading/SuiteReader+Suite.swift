@@ -203,6 +203,7 @@ extension SuiteReader {
             let hint = Suggestion.closest(to: reference.name, in: Array(toolNames.keys)).map { "did you mean '\($0)'? " } ?? ""
             report(reference.node, "toolCalls names tool '\(reference.name)', which the suite does not define; \(hint)add it under 'tools:'")
         }
+        checkArgumentReferences(suite.tools)
         let variantNames = suite.variants.map(\.name)
         for item in suite.cases {
             for name in item.variants ?? [] where !variantNames.contains(name) {
