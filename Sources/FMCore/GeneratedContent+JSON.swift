@@ -195,7 +195,7 @@ extension GeneratedContent: Codable {
     ///
     /// `Decoder` does not report key order (Foundation's `JSONDecoder` gives it in hash order, which changes
     /// from run to run), so structure keys come out sorted, for determinism; use `init(json:)` to keep the
-    /// order of the text.
+    /// order of the text and the written form of numbers (`1.0` or `1`), which `Decoder` does not report either.
     public init(from decoder: Decoder) throws {
         if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var members: [(String, GeneratedContent)] = []

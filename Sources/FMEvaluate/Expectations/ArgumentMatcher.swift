@@ -178,12 +178,17 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(argumentName, forKey: .argument)
+        try encodeCheck(into: &container)
+        let modifiers = self.modifiers
+        if modifiers.isOptional { try container.encode(true, forKey: .optional) }
+        if modifiers.ignoreCase { try container.encode(true, forKey: .ignoreCase) }
+        if !modifiers.normalize.isEmpty { try container.encode(modifiers.normalize, forKey: .normalize) }
+    }
+
+    /// Encodes the matcher keyword and its payload.
+    private func encodeCheck(into container: inout KeyedEncodingContainer<CodingKeys>) throws {
         switch self {
-        case .modified(let matcher, let modifiers):
-            try matcher.encode(to: encoder)
-            if modifiers.isOptional { try container.encode(true, forKey: .optional) }
-            if modifiers.ignoreCase { try container.encode(true, forKey: .ignoreCase) }
-            if !modifiers.normalize.isEmpty { try container.encode(modifiers.normalize, forKey: .normalize) }
+        case .modified(let matcher, _): try matcher.encodeCheck(into: &container)
         case .exact(_, let value): try container.encode(value, forKey: .exact)
         case .keyOnly: try container.encode(true, forKey: .keyOnly)
         case .oneOf(_, let values): try container.encode(values, forKey: .oneOf)
