@@ -90,6 +90,24 @@ import Testing
         #expect(allPass(call, ["place": ["City": "Vienna"]]).value == .failing)
     }
 
+    @Test func objectAnswersMayAllowOtherKeysExplicitly() {
+        let answer: GeneratedContent = ["city": "Vienna", "geo": ["country": "AT"]]
+        let whole = ToolCallExpectation("weather", arguments: [.exact(argumentName: "place", value: answer)])
+        let partial = ToolCallExpectation("weather", arguments: [.modified(.exact(argumentName: "place", value: answer),
+                                                                           ArgumentModifiers(allowsAdditionalKeys: true))])
+        let richer: GeneratedContent = ["place": ["city": "Vienna", "district": 1, "geo": ["country": "AT", "lat": 48.2]]]
+        #expect(allPass(whole, richer).value == .failing)
+        #expect(allPass(partial, richer).value == .passing, "other keys are allowed at every depth")
+        #expect(allPass(partial, ["place": ["city": "Vienna", "geo": ["country": "DE"]]]).value == .failing)
+        #expect(allPass(partial, ["place": ["city": "Vienna"]]).value == .failing, "every answer key is still required")
+        let inList = ToolCallExpectation("weather", arguments: [.modified(.oneOf(argumentName: "places", allowedValues: [[["city": "Vienna"]]]),
+                                                                          ArgumentModifiers(allowsAdditionalKeys: true))])
+        #expect(allPass(inList, ["places": [["city": "Vienna", "zip": "1010"]]]).value == .passing)
+        #expect(allPass(inList, ["places": [["city": "Vienna"], ["city": "Graz"]]]).value == .failing, "lists still match element by element")
+        #expect(ArgumentMatcher.modified(.contains(argumentName: "q", substring: "x"), ArgumentModifiers(allowsAdditionalKeys: true)).problem?
+            .contains("allowsAdditionalKeys applies to exact and oneOf") == true)
+    }
+
     @Test func lengthChecksArrays() {
         let exactly = ToolCallExpectation("plan", arguments: [.length(argumentName: "stops", minimum: 2, maximum: 2)])
         #expect(allPass(exactly, ["stops": ["a", "b"]]).value == .passing)

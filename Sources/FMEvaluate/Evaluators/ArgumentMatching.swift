@@ -35,12 +35,11 @@ extension ArgumentMatcher {
         let how = modifiers.rewritesStrings ? " (compared as \(shown(modifiers.normalized(value))))" : ""
         switch self {
         case .exact(_, let expected):
-            return modifiers.normalized(value) == modifiers.normalized(expected) ? nil : "\(name): expected \(shown(expected)), got \(shown(value))\(how)"
+            return modifiers.matches(value, answer: expected) ? nil : "\(name): expected \(shown(expected)), got \(shown(value))\(how)"
         case .keyOnly, .modified:
             return nil
         case .oneOf(_, let allowed):
-            let candidate = modifiers.normalized(value)
-            if allowed.contains(where: { modifiers.normalized($0) == candidate }) { return nil }
+            if allowed.contains(where: { modifiers.matches(value, answer: $0) }) { return nil }
             return "\(name): \(shown(value)) is none of [\(abbreviate(allowed.map(\.jsonString).joined(separator: ", ")))]\(how)"
         case .range(_, let minimum, let maximum):
             guard let number = value.numberValue else { return "\(name): expected a number, got \(value.typeName) \(shown(value))" }

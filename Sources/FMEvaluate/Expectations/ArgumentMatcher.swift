@@ -74,7 +74,7 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
                                   "hasSuffix", "naturalLanguage", "length"]
 
     /// The modifier keys suites may write beside a matcher keyword.
-    public static let modifierKeys = ["optional", "ignoreCase", "normalize"]
+    public static let modifierKeys = ["optional", "ignoreCase", "normalize", "allowsAdditionalKeys"]
 
     /// Why this matcher can never work (a regex that does not compile, an empty range), or nil.
     public var problem: String? {
@@ -104,6 +104,9 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
             if (modifiers.ignoreCase || !modifiers.normalize.isEmpty) && !comparesText {
                 return "argument '\(argumentName)': ignoreCase and normalize apply to exact, oneOf, pattern, contains, hasPrefix and hasSuffix, not \(matcher.keyword)"
             }
+            if modifiers.allowsAdditionalKeys && !["exact", "oneOf"].contains(matcher.keyword) {
+                return "argument '\(argumentName)': allowsAdditionalKeys applies to exact and oneOf (object answers), not \(matcher.keyword)"
+            }
             if modifiers.isOptional, case .keyOnly = matcher {
                 return "argument '\(argumentName)': keyOnly with optional: true accepts anything; drop the matcher or the optional"
             }
@@ -115,7 +118,7 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case argument, exact, keyOnly, oneOf, range, pattern, contains, hasPrefix, hasSuffix, naturalLanguage, length
-        case optional, ignoreCase, normalize
+        case optional, ignoreCase, normalize, allowsAdditionalKeys
     }
 
     private struct Bounds: Codable {
@@ -132,7 +135,7 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .argument)
-        let modifierKeys: Set<CodingKeys> = [.optional, .ignoreCase, .normalize]
+        let modifierKeys: Set<CodingKeys> = [.optional, .ignoreCase, .normalize, .allowsAdditionalKeys]
         let present = container.allKeys.filter { $0 != .argument && !modifierKeys.contains($0) }
         guard present.count == 1, let key = present.first else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
@@ -143,7 +146,8 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
         let modifiers = ArgumentModifiers(
             isOptional: try container.decodeIfPresent(Bool.self, forKey: .optional) ?? false,
             ignoreCase: try container.decodeIfPresent(Bool.self, forKey: .ignoreCase) ?? false,
-            normalize: try container.decodeIfPresent([StringNormalization].self, forKey: .normalize) ?? [])
+            normalize: try container.decodeIfPresent([StringNormalization].self, forKey: .normalize) ?? [],
+            allowsAdditionalKeys: try container.decodeIfPresent(Bool.self, forKey: .allowsAdditionalKeys) ?? false)
         self = modifiers == ArgumentModifiers() ? matcher : .modified(matcher, modifiers)
     }
 
@@ -169,7 +173,7 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
             if let exactly = try? container.decode(Int.self, forKey: key) { return .length(argumentName: name, minimum: exactly, maximum: exactly) }
             let counts = try container.decode(Counts.self, forKey: key)
             return .length(argumentName: name, minimum: counts.minimum, maximum: counts.maximum)
-        case .argument, .optional, .ignoreCase, .normalize:
+        case .argument, .optional, .ignoreCase, .normalize, .allowsAdditionalKeys:
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "'\(key.rawValue)' is not a matcher; add a matcher keyword")
         }
     }
@@ -183,6 +187,7 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
         if modifiers.isOptional { try container.encode(true, forKey: .optional) }
         if modifiers.ignoreCase { try container.encode(true, forKey: .ignoreCase) }
         if !modifiers.normalize.isEmpty { try container.encode(modifiers.normalize, forKey: .normalize) }
+        if modifiers.allowsAdditionalKeys { try container.encode(true, forKey: .allowsAdditionalKeys) }
     }
 
     /// Encodes the matcher keyword and its payload.
@@ -211,12 +216,33 @@ public struct ArgumentModifiers: Codable, Equatable, Sendable {
     public var ignoreCase: Bool
     /// What is removed from both sides before strings compare.
     public var normalize: [StringNormalization]
+    /// For object answers (`exact`, `oneOf`): the value may have keys the answer does not list, at any depth;
+    /// false (the default) means no other keys.
+    public var allowsAdditionalKeys: Bool
 
     /// Modifiers; the defaults change nothing.
-    public init(isOptional: Bool = false, ignoreCase: Bool = false, normalize: [StringNormalization] = []) {
+    public init(isOptional: Bool = false, ignoreCase: Bool = false, normalize: [StringNormalization] = [],
+                allowsAdditionalKeys: Bool = false) {
         self.isOptional = isOptional
         self.ignoreCase = ignoreCase
         self.normalize = normalize
+        self.allowsAdditionalKeys = allowsAdditionalKeys
+    }
+
+    /// Whether `value` matches the expected `answer`: strings compared normalized, arrays element by element,
+    /// objects key by key (with no other keys unless `allowsAdditionalKeys`), other values by equality.
+    public func matches(_ value: GeneratedContent, answer: GeneratedContent) -> Bool {
+        switch (value.kind, answer.kind) {
+        case (.structure(let have, _), .structure(let want, _)):
+            guard allowsAdditionalKeys || Set(have.keys) == Set(want.keys) else { return false }
+            return want.allSatisfy { key, expected in have[key].map { matches($0, answer: expected) } ?? false }
+        case (.array(let have), .array(let want)):
+            return have.count == want.count && zip(have, want).allSatisfy { matches($0, answer: $1) }
+        case (.string(let have), .string(let want)):
+            return normalized(have) == normalized(want)
+        default:
+            return value == answer
+        }
     }
 
     /// Whether strings are rewritten before they compare.

@@ -69,7 +69,8 @@ extension TrajectoryExpectation: ExpectationKind {
                 "length": { "description": "An array with this many elements, or {minimum?, maximum?}.", "anyOf": [{ "type": "integer", "minimum": 0 }, { "type": "object", "additionalProperties": false, "properties": { "minimum": { "type": "integer", "minimum": 0 }, "maximum": { "type": "integer", "minimum": 0 } } }] },
                 "optional": { "type": "boolean", "description": "The argument may be absent; when present the matcher must hold." },
                 "ignoreCase": { "type": "boolean", "description": "Strings compare without regard to case." },
-                "normalize": { "type": "array", "items": { "enum": ["whitespace", "punctuation"] }, "description": "Remove whitespace and/or punctuation from both sides before strings compare." }
+                "normalize": { "type": "array", "items": { "enum": ["whitespace", "punctuation"] }, "description": "Remove whitespace and/or punctuation from both sides before strings compare." },
+                "allowsAdditionalKeys": { "type": "boolean", "description": "Object answers of exact/oneOf: the value may have other keys (default false: no other keys)." }
               }
             },
             true
