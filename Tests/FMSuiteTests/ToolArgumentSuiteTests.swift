@@ -118,6 +118,10 @@ private func trajectory(_ text: String) throws -> TrajectoryExpectation {
 
     """, "argument 'express': optional needs a matcher beside it", line: 18, column: 69)
     try expectLocatedDiagnostic(head + """
+          - toolCalls: { ordered: [ { name: ship, arguments: { address: { city: Vienna, optional: true } } } ] }
+
+    """, "argument 'address': optional needs a matcher beside it (exact, keyOnly, oneOf, range, pattern, contains, hasPrefix, hasSuffix, naturalLanguage, length); to expect an object with this key, write it under exact:", line: 18, column: 69)
+    try expectLocatedDiagnostic(head + """
           - toolCalls: { ordered: [ { name: ship, arguments: { express: { exact: true, optinal: true } } } ] }
 
     """, "unknown key 'optinal'; did you mean 'optional'?", line: 18, column: 84)

@@ -61,7 +61,7 @@ public struct ToolCallsEvaluator: Evaluator {
     }
 
     /// Violations of each call's arguments against its tool's schema (paths `/toolCalls/N/arguments…`),
-    /// counted per keyword; a call to a tool the session did not offer is one `toolName` problem.
+    /// and a note for each call to a tool the session did not offer (it has no schema to check against).
     static func argumentViolations(_ calls: [ToolCall], tools: [String: GenerationSchema]) -> (violations: [Violation], unknownTools: [String]) {
         var violations: [Violation] = []
         var unknown: [String] = []

@@ -80,10 +80,13 @@ extension SuiteReader {
                    pairs.allSatisfy({ matcherKeys.contains($0.name) }) {
                     return YAMLNode(.mapping([nameEntry] + pairs), at: argument.key.location)
                 }
-                if let pairs = argument.value.mapping, !pairs.isEmpty, pairs.allSatisfy({ ArgumentMatcher.modifierKeys.contains($0.name) }) {
-                    report(argument.value, "argument '\(argument.name)': \(pairs.map(\.name).joined(separator: ", ")) needs a matcher beside it (\(ArgumentMatcher.keywords.joined(separator: ", ")))")
-                    let placeholder = YAMLNode.Entry(key: keyNode("keyOnly", at: argument.value.location), value: YAMLNode(.scalar(YAMLScalar(text: "true", style: .plain)), at: argument.value.location))
-                    return YAMLNode(.mapping([nameEntry, placeholder]), at: argument.key.location)
+                if let pairs = argument.value.mapping, !pairs.contains(where: { ArgumentMatcher.keywords.contains($0.name) }) {
+                    let modifiers = pairs.map(\.name).filter { ArgumentMatcher.modifierKeys.contains($0) }
+                    if !modifiers.isEmpty {
+                        report(argument.value, "argument '\(argument.name)': \(modifiers.joined(separator: ", ")) needs a matcher beside it (\(ArgumentMatcher.keywords.joined(separator: ", "))); to expect an object with \(modifiers.count == 1 ? "this key" : "these keys"), write it under exact:")
+                        let placeholder = YAMLNode.Entry(key: keyNode("keyOnly", at: argument.value.location), value: YAMLNode(.scalar(YAMLScalar(text: "true", style: .plain)), at: argument.value.location))
+                        return YAMLNode(.mapping([nameEntry, placeholder]), at: argument.key.location)
+                    }
                 }
                 if let pairs = argument.value.mapping, let bad = pairs.first(where: { !matcherKeys.contains($0.name) }),
                    Suggestion.closest(to: bad.name, in: matcherKeys) != nil {
