@@ -1,5 +1,6 @@
 extension GeneratedContent {
-    /// Compact JSON text: structure keys in order, integral numbers without `.0`, non-finite numbers as `null`.
+    /// Compact JSON text: structure keys in order, integral numbers without `.0` unless written as a decimal,
+    /// non-finite numbers as `null`.
     public var jsonString: String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64)
@@ -27,7 +28,14 @@ extension GeneratedContent {
         case .null: Self.append("null", to: &bytes)
         case .bool(let value): Self.append(value ? "true" : "false", to: &bytes)
         case .number(let value):
-            if let exactInteger { Self.append(exactInteger.description, to: &bytes) } else { Self.writeNumber(value, to: &bytes) }
+            if let exactInteger {
+                Self.append(exactInteger.description, to: &bytes)
+            } else {
+                let integral = value.isFinite && value == value.rounded() && abs(value) <= 9_007_199_254_740_992
+                if writtenAsDecimal, integral, value == 0, value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+                Self.writeNumber(value, to: &bytes)
+                if writtenAsDecimal, integral { Self.append(".0", to: &bytes) }
+            }
         case .string(let value): Self.writeQuoted(value, to: &bytes)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
@@ -187,7 +195,7 @@ extension GeneratedContent: Codable {
     ///
     /// `Decoder` does not report key order (Foundation's `JSONDecoder` gives it in hash order, which changes
     /// from run to run), so structure keys come out sorted, for determinism; use `init(json:)` to keep the
-    /// order of the text.
+    /// order of the text and the written form of numbers (`1.0` or `1`), which `Decoder` does not report either.
     public init(from decoder: Decoder) throws {
         if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var members: [(String, GeneratedContent)] = []
@@ -226,7 +234,7 @@ extension GeneratedContent: Codable {
             try container.encode(value)
         case .number(let value):
             var container = encoder.singleValueContainer()
-            if value == value.rounded(), abs(value) <= 9_007_199_254_740_992 {
+            if !writtenAsDecimal, value == value.rounded(), abs(value) <= 9_007_199_254_740_992 {
                 try container.encode(Int64(value))
             } else {
                 try container.encode(value)

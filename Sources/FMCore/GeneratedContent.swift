@@ -1,7 +1,8 @@
 /// A JSON value as Foundation Models generates it: the one JSON value type of fmeval.
 ///
-/// Structures keep their keys in order; numbers are `Double`; equality and hashing are by value
-/// (key order and `isComplete` do not take part), so two encodings of the same JSON compare equal.
+/// Structures keep their keys in order; numbers are `Double` and remember whether they were written as
+/// an integer or a decimal; equality and hashing are by value (key order, `isComplete` and the written
+/// form do not take part), so two encodings of the same JSON compare equal.
 public struct GeneratedContent: Sendable, CustomStringConvertible {
     /// The kinds of JSON value.
     public enum Kind: Sendable {
@@ -26,6 +27,9 @@ public struct GeneratedContent: Sendable, CustomStringConvertible {
     /// For a number parsed from an integer literal that a `Double` cannot hold exactly (beyond ±2^53):
     /// the exact integer, which schema bounds compare against and JSON output writes back unchanged.
     public var exactInteger: ExactInteger?
+    /// For a number: true when it was written as a decimal (`1.0`, `2.50`, `1e3`), so that an integral value
+    /// still writes back as one (`1.0`, not `1`) and an integer schema can tell it from `1`. Not part of equality.
+    public var writtenAsDecimal = false
 
     /// A value of `kind`, complete unless said otherwise.
     public init(kind: Kind, isComplete: Bool = true) {
@@ -47,6 +51,11 @@ public struct GeneratedContent: Sendable, CustomStringConvertible {
     public init(_ string: String) { self.init(kind: .string(string)) }
     /// A number value.
     public init(_ number: Double) { self.init(kind: .number(number)) }
+    /// A number value written as a decimal: an integral `number` writes back as `1.0`, not `1`.
+    public init(decimal number: Double) {
+        self.init(kind: .number(number))
+        writtenAsDecimal = true
+    }
     /// An integer value (stored as a `Double`).
     public init(_ number: Int) { self.init(kind: .number(Double(number))) }
     /// A boolean value.

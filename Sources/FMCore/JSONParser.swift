@@ -329,8 +329,10 @@ struct JSONParser {
             throw error("the number \(text) is out of range", at: start)
         }
         var number = GeneratedContent(value)
-        if validEnd == integerStart + integerDigits, abs(value) >= 9_007_199_254_740_992 {
-            number.exactInteger = ExactInteger(literal: text)
+        if validEnd == integerStart + integerDigits {
+            if abs(value) >= 9_007_199_254_740_992 { number.exactInteger = ExactInteger(literal: text) }
+        } else {
+            number.writtenAsDecimal = true
         }
         return number
     }

@@ -2,7 +2,7 @@
 public struct Violation: Hashable, Sendable {
     /// The schema keyword that is broken.
     public enum Keyword: String, Hashable, Sendable, Codable, CaseIterable {
-        /// The value has the wrong JSON type (or a fraction where an integer is required).
+        /// The value has the wrong JSON type (or a fraction, or a decimal such as `5.0`, where an integer is required).
         case type
         /// A string is not one of the allowed choices.
         case `enum`
@@ -135,6 +135,8 @@ private struct ValidationWalk {
             guard let number = value.numberValue else { return typeMismatch(value, "integer", path) }
             if number != number.rounded() {
                 report(path, .type, expected: "integer", actual: "number", "is \(value.jsonString), which is not an integer")
+            } else if value.writtenAsDecimal {
+                report(path, .type, expected: "integer", actual: "number", "is \(value.jsonString), written as a decimal where an integer is required")
             }
             checkBounds(number, bounds, value, path)
         case .number(let bounds):

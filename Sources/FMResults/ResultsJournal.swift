@@ -102,21 +102,24 @@ public final class ResultsJournal: @unchecked Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ReportError("--resume: cannot read \(path); give the results file (or its .jsonl journal) of the interrupted run")
         }
-        let decoder = JSONDecoder()
-        if let result = try? decoder.decode(RunResult.self, from: data) { return (result.run, result.cases) }
+        // FMCore's parser, not JSONDecoder: it keeps each number's written form (`1.0` stays `1.0`).
+        func decode<Value: Decodable>(_ type: Value.Type, from bytes: Data) throws -> Value {
+            try ContentDecoder.decode(type, from: try GeneratedContent(json: String(decoding: bytes, as: UTF8.self)))
+        }
+        if let result = try? decode(RunResult.self, from: data) { return (result.run, result.cases) }
         var run: RunInfo?
         var cases: [CaseResult] = []
         let lines = data.split(separator: 0x0a, omittingEmptySubsequences: true)
         for (number, line) in lines.enumerated() {
             if number == 0 {
-                guard let header = try? decoder.decode(JournalHeader.self, from: Data(line)) else {
+                guard let header = try? decode(JournalHeader.self, from: Data(line)) else {
                     throw ReportError("--resume: \(path) is neither a results file nor a results journal (line 1 is not a journal header)")
                 }
                 run = header.run
                 continue
             }
             do {
-                cases.append(try decoder.decode(JournalCase.self, from: Data(line)).case)
+                cases.append(try decode(JournalCase.self, from: Data(line)).case)
             } catch where number == lines.count - 1 {
                 break
             } catch {

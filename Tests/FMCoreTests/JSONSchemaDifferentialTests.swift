@@ -25,7 +25,12 @@ private let pythonWithJSONSchema: URL? = {
 /// process for all. Patterns are wrapped as `(?a)\A(?:…)\Z`: the dialect's whole-string, ASCII-class reading.
 private let referenceScript = #"""
 import json, sys
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators as schema_validators
+
+# fmeval keeps a number's written form: a decimal such as 2.0 or 1e2 is not an integer (JSON Schema
+# would accept it). Python's json reads exactly those texts as floats, so an integer is an int here.
+Validator = schema_validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)))
 
 def whole(node):
     if isinstance(node, list):
@@ -51,7 +56,7 @@ with open(sys.argv[1], encoding="utf-8") as lines, open(sys.argv[2], "w", encodi
             continue
         key = json.dumps(case["schema"], sort_keys=True)
         if key not in validators:
-            validators[key] = Draft202012Validator(whole(case["schema"]))
+            validators[key] = Validator(whole(case["schema"]))
         errors = sorted({pointer(error.absolute_path) + " " + error.validator for error in validators[key].iter_errors(instance)})
         out.write(json.dumps({"parsed": True, "errors": errors}) + "\n")
 """#

@@ -84,4 +84,21 @@ import FMResults
         #expect(read.cases.map(\.id) == ["s/c0", "s/c1"])
         #expect(throws: ReportError.self) { try ResultsJournal.read(path: folder.appendingPathComponent("missing").path) }
     }
+
+    @Test func decimalsKeepTheirFormThroughTheFileAndTheJournal() throws {
+        var saved = run([.passed])
+        let arguments = try GeneratedContent(json: #"{"amount": 1.0, "count": 2}"#)
+        saved.cases[0].attempts[0].transcript.entries.append(.toolCalls(.init(id: "t", calls: [ToolCall(id: "c", name: "pay", arguments: arguments)])))
+        saved.cases[0].attempts[0].output = arguments
+        let path = folder.appendingPathComponent("results.json").path
+        try ResultsFileStore(path: path).save(saved)
+        let fromFile = try ResultsFile.load(path).cases[0].attempts[0]
+        #expect(fromFile.output?.jsonString == #"{"amount":1.0,"count":2}"#)
+        let journalPath = folder.appendingPathComponent("results.jsonl").path
+        _ = try ResultsJournal(path: journalPath, run: saved.run, carried: saved.cases)
+        let fromJournal = try #require(try ResultsJournal.read(path: journalPath).cases.first?.attempts.first)
+        #expect(fromJournal.output?.jsonString == #"{"amount":1.0,"count":2}"#)
+        #expect(StructuredTranscript(fromJournal.transcript).toolCalls.first?.arguments.jsonString == #"{"amount":1.0,"count":2}"#)
+        #expect(try ResultsJournal.read(path: path).cases.first?.attempts.first?.output?.jsonString == #"{"amount":1.0,"count":2}"#)
+    }
 }

@@ -64,3 +64,24 @@ private func record(_ steps: [ScriptStep], prompt: String, into recorder: Casset
         Issue.record("unexpected \(error)")
     }
 }
+
+@Test func aCassetteKeepsDecimalsAsTheModelWroteThem() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("cassette-\(UUID().uuidString).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let configuration = SessionConfiguration(tools: [try cityTool()])
+    let recorder = CassetteRecorder(recording: try EngineRegistry.provider(for: EngineConfiguration(name: "scripted")), to: path)
+    let arguments = try GeneratedContent(json: #"{"city": "Paris", "days": 1.0, "people": 2}"#)
+    let original = try record([.toolCalls([ScriptedToolCall(name: "getCityInfo", arguments: arguments)]), .text("Sunny.")],
+                              prompt: "Weather?", into: recorder, configuration: configuration)
+    try recorder.save()
+    let saved = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(saved.contains(#""days": 1.0"#) || saved.contains(#"\"days\": 1.0"#), "\(saved)")
+
+    let provider = try EngineRegistry.provider(for: EngineConfiguration(name: "replay", cassette: path))
+    let replayed = LanguageModelSession(engine: try provider.engine(for: AttemptContext(caseID: "c", script: nil, attempt: 0)),
+                                        configuration: configuration)
+    let again = try replayed.respond(to: "Weather?")
+    let call = try #require(again.toolCalls.first)
+    #expect(call.arguments.jsonString == #"{"city":"Paris","days":1.0,"people":2}"#)
+    #expect(again.toolCalls == original.toolCalls)
+}

@@ -197,7 +197,7 @@ private extension GeneratedContent {
     #expect(Set(SuiteReader.caseKeys).isSubset(of: keys("$defs/case/properties")))
     #expect(Set(Expectation.kinds) == keys("$defs/expectations/properties"))
     #expect(Set(RunSettings.keys + ["sampling", "temperature", "maximumResponseTokens", "toolCallingMode"]) == keys("$defs/options/properties"))
-    #expect(Set(ArgumentMatcher.keywords) == keys("$defs/argumentMatcher/anyOf/0/properties"))
+    #expect(Set(ArgumentMatcher.keywords + ArgumentMatcher.modifierKeys) == keys("$defs/argumentMatcher/anyOf/0/properties"))
     for def in ["", "$defs/case/", "$defs/variant/"] { #expect(keys(def + "properties").contains("knownIssue"), "\(def)") }
 }
 

@@ -24,35 +24,49 @@ extension ArgumentMatcher {
     func failure(in arguments: GeneratedContent, toolName: String, judge: NaturalLanguageJudge?) -> String? {
         let name = argumentName
         guard let value = JSONPointer.resolve(name, in: arguments) else {
-            return "\(name): missing (arguments were \(shown(arguments)))"
+            return modifiers.isOptional ? nil : "\(name): missing (arguments were \(shown(arguments)))"
         }
+        return base.failure(of: value, modifiers: modifiers, toolName: toolName, judge: judge)
+    }
+
+    /// Checks this plain matcher against the argument's `value`, strings compared under `modifiers`.
+    private func failure(of value: GeneratedContent, modifiers: ArgumentModifiers, toolName: String, judge: NaturalLanguageJudge?) -> String? {
+        let name = argumentName
+        let how = modifiers.rewritesStrings ? " (compared as \(shown(modifiers.normalized(value))))" : ""
         switch self {
         case .exact(_, let expected):
-            return value == expected ? nil : "\(name): expected \(shown(expected)), got \(shown(value))"
-        case .keyOnly:
+            return modifiers.matches(value, answer: expected) ? nil : "\(name): expected \(shown(expected)), got \(shown(value))\(how)"
+        case .keyOnly, .modified:
             return nil
         case .oneOf(_, let allowed):
-            if allowed.contains(value) { return nil }
-            return "\(name): \(shown(value)) is none of [\(abbreviate(allowed.map(\.jsonString).joined(separator: ", ")))]"
+            if allowed.contains(where: { modifiers.matches(value, answer: $0) }) { return nil }
+            return "\(name): \(shown(value)) is none of [\(abbreviate(allowed.map(\.jsonString).joined(separator: ", ")))]\(how)"
         case .range(_, let minimum, let maximum):
             guard let number = value.numberValue else { return "\(name): expected a number, got \(value.typeName) \(shown(value))" }
             let bounds = "\(minimum.map(formatScore) ?? "-∞")…\(maximum.map(formatScore) ?? "∞")"
             if let minimum, number < minimum { return "\(name): \(formatScore(number)) is below the range \(bounds)" }
             if let maximum, number > maximum { return "\(name): \(formatScore(number)) is above the range \(bounds)" }
             return nil
+        case .length(_, let minimum, let maximum):
+            guard let elements = value.arrayValue else { return "\(name): expected an array, got \(value.typeName) \(shown(value))" }
+            if let minimum, elements.count < minimum { return "\(name): \(elements.count) element(s), fewer than \(minimum)" }
+            if let maximum, elements.count > maximum { return "\(name): \(elements.count) element(s), more than \(maximum)" }
+            return nil
         case .pattern(_, let pattern):
             guard let text = value.stringValue else { return "\(name): expected a string, got \(value.typeName) \(shown(value))" }
             guard let regex = try? RegexCache.regex(pattern) else { return "\(name): pattern /\(pattern)/ does not compile" }
-            return (try? regex.firstMatch(in: text)) != nil ? nil : "\(name): \(shown(value)) does not match /\(pattern)/"
+            let subject = modifiers.normalized(text)
+            let found = modifiers.ignoreCase ? (try? regex.ignoresCase().firstMatch(in: subject)) : (try? regex.firstMatch(in: subject))
+            return found.flatMap { $0 } != nil ? nil : "\(name): \(shown(value)) does not match /\(pattern)/\(how)"
         case .contains(_, let substring):
             guard let text = value.stringValue else { return "\(name): expected a string, got \(value.typeName) \(shown(value))" }
-            return text.contains(substring) ? nil : "\(name): \(shown(value)) does not contain \(GeneratedContent(substring).jsonString)"
+            return modifiers.normalized(text).contains(modifiers.normalized(substring)) ? nil : "\(name): \(shown(value)) does not contain \(GeneratedContent(substring).jsonString)\(how)"
         case .hasPrefix(_, let prefix):
             guard let text = value.stringValue else { return "\(name): expected a string, got \(value.typeName) \(shown(value))" }
-            return text.hasPrefix(prefix) ? nil : "\(name): \(shown(value)) does not start with \(GeneratedContent(prefix).jsonString)"
+            return modifiers.normalized(text).hasPrefix(modifiers.normalized(prefix)) ? nil : "\(name): \(shown(value)) does not start with \(GeneratedContent(prefix).jsonString)\(how)"
         case .hasSuffix(_, let suffix):
             guard let text = value.stringValue else { return "\(name): expected a string, got \(value.typeName) \(shown(value))" }
-            return text.hasSuffix(suffix) ? nil : "\(name): \(shown(value)) does not end with \(GeneratedContent(suffix).jsonString)"
+            return modifiers.normalized(text).hasSuffix(modifiers.normalized(suffix)) ? nil : "\(name): \(shown(value)) does not end with \(GeneratedContent(suffix).jsonString)\(how)"
         case .naturalLanguage(_, let criteria):
             guard let judge else {
                 return "\(name): naturalLanguage needs a judge engine, and none is configured for this run"
@@ -72,12 +86,33 @@ extension ToolCallExpectation {
     func failures(for call: ToolCall, judge: NaturalLanguageJudge?) -> [String] {
         guard call.name == name else { return ["called \(call.name), not \(name)"] }
         let isJudged = { (matcher: ArgumentMatcher) -> Bool in
-            if case .naturalLanguage = matcher { return true } else { return false }
+            if case .naturalLanguage = matcher.base { return true } else { return false }
         }
         // Cheap checks first: a judge call is spent only on a call that meets every other matcher.
-        let plain = arguments.filter { !isJudged($0) }.compactMap { $0.failure(in: call.arguments, toolName: call.name, judge: judge) }
+        var plain = arguments.filter { !isJudged($0) }.compactMap { $0.failure(in: call.arguments, toolName: call.name, judge: judge) }
+        if !allowsAdditionalArguments {
+            plain += uncoveredArguments(in: call.arguments).map { "\($0): not an expected argument (allowsAdditionalArguments is false)" }
+        }
         guard plain.isEmpty else { return plain }
         return arguments.filter(isJudged).compactMap { $0.failure(in: call.arguments, toolName: call.name, judge: judge) }
+    }
+}
+
+extension ToolCallExpectation {
+    /// JSON pointers of the members of `arguments` no matcher accounts for: a member is accounted for when a
+    /// matcher names it or a value around it; an object that matchers reach into has each of its members checked.
+    func uncoveredArguments(in content: GeneratedContent) -> [String] {
+        let paths = arguments.map { JSONPointer.segments(of: $0.argumentName) }
+        func walk(_ value: GeneratedContent, _ prefix: [String]) -> [String] {
+            guard let members = value.orderedProperties else { return [] }
+            return members.flatMap { member -> [String] in
+                let path = prefix + [member.key]
+                if paths.contains(where: { $0.count <= path.count && Array(path.prefix($0.count)) == $0 }) { return [] }
+                if paths.contains(where: { $0.count > path.count && Array($0.prefix(path.count)) == path }) { return walk(member.value, path) }
+                return [JSONPointer.pointer(path)]
+            }
+        }
+        return walk(content, [])
     }
 }
 

@@ -23,6 +23,18 @@ enum JSONPointer {
         }
         return current
     }
+
+    /// The reference tokens of `pointer` (one token, the name itself, for a top-level member name).
+    static func segments(of pointer: String) -> [String] {
+        guard pointer.hasPrefix("/") else { return [pointer] }
+        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
+    }
+
+    /// The pointer made of `tokens` (`/a/b`), escaping `~` and `/`.
+    static func pointer(_ tokens: [String]) -> String {
+        tokens.reduce("") { jsonPointer($0, $1) }
+    }
 }
 
 /// Shortens text for rationales: at most `limit` characters, with an ellipsis when cut.

@@ -41,12 +41,64 @@ public struct ToolCallsEvaluator: Evaluator {
             percentageRationale += ", plus \(report.unexpected.count) unexpected call(s) in the denominator"
         }
         let percentage = Metric.scoring(percentageName, report.percentage, threshold: gatingThreshold, rationale: percentageRationale)
+        let budget = expectation.checksArgumentSchemas ? [violationBudget(transcript.toolCalls, tools: subject.transcript.map(Self.toolSchemas) ?? [:])] : []
         switch expectation.metric {
         case .allPass:
-            return [.check(allPassName, allPass, rationale: allPassRationale), percentage]
+            return [.check(allPassName, allPass, rationale: allPassRationale), percentage] + budget
         case .percentagePass:
-            return [.scoring(allPassName, allPass ? 1 : 0, rationale: allPassRationale), percentage]
+            return [.scoring(allPassName, allPass ? 1 : 0, rationale: allPassRationale), percentage] + budget
         }
+    }
+
+    /// The argument schema of each tool the session offered, by name (from the transcript's instructions).
+    static func toolSchemas(_ transcript: Transcript) -> [String: GenerationSchema] {
+        var schemas: [String: GenerationSchema] = [:]
+        for entry in transcript.entries {
+            guard case .instructions(let instructions) = entry else { continue }
+            for tool in instructions.toolDefinitions where schemas[tool.name] == nil { schemas[tool.name] = tool.parameters }
+        }
+        return schemas
+    }
+
+    /// Violations of each call's arguments against its tool's schema (paths `/toolCalls/N/arguments…`),
+    /// and a note for each call to a tool the session did not offer (it has no schema to check against).
+    static func argumentViolations(_ calls: [ToolCall], tools: [String: GenerationSchema]) -> (violations: [Violation], unknownTools: [String]) {
+        var violations: [Violation] = []
+        var unknown: [String] = []
+        for (index, call) in calls.enumerated() {
+            guard let schema = tools[call.name] else {
+                unknown.append("call #\(index + 1) names \(call.name), which the session did not offer")
+                continue
+            }
+            for var violation in SchemaValidator.violations(of: call.arguments, against: schema) {
+                violation.path = "/toolCalls/\(index)/arguments" + violation.path
+                violations.append(violation)
+            }
+        }
+        return (violations, unknown)
+    }
+
+    /// `<name>.violations`: the calls' argument-schema violations against `maxViolations` and the per-keyword budgets.
+    private func violationBudget(_ calls: [ToolCall], tools: [String: GenerationSchema]) -> Metric {
+        let metricName = "\(name).violations"
+        let (violations, unknownTools) = Self.argumentViolations(calls, tools: tools)
+        var perKeyword: [String: Int] = [:]
+        for violation in violations { perKeyword[violation.keyword.rawValue, default: 0] += 1 }
+        var over: [String] = []
+        if let limit = expectation.maxViolations, violations.count > limit {
+            over.append("\(violations.count) violations > maxViolations \(limit)")
+        }
+        for (keyword, limit) in expectation.maxViolationsPerKeyword.sorted(by: { $0.key < $1.key }) {
+            let count = perKeyword[keyword] ?? 0
+            if count > limit { over.append("\(keyword): \(count) > \(limit)") }
+        }
+        let tally = perKeyword.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        let listed = violations.prefix(5).map { "\($0.path) \($0.keyword.rawValue): \($0.message)" }
+        let more = violations.count > 5 ? ["… \(violations.count - 5) more"] : []
+        var detail = violations.isEmpty ? "no argument-schema violations" : "\(violations.count) argument-schema violation(s) (\(tally)): " + (listed + more).joined(separator: "; ")
+        if !unknownTools.isEmpty { detail += "; unchecked: " + unknownTools.joined(separator: ", ") }
+        guard over.isEmpty else { return .failing(metricName, rationale: "over budget (\(over.joined(separator: ", "))); \(detail)") }
+        return .passing(metricName, rationale: "\(detail); within budget")
     }
 
     /// The percentage threshold when percentagePass gates; nil (informational) otherwise.

@@ -1,29 +1,45 @@
+import FMCore
+
 /// One expected tool call: a tool name and checks on its arguments (Apple's `ToolExpectation`).
 public struct ToolCallExpectation: Codable, Equatable, Sendable {
     /// The tool's name.
     public var name: String
     /// Checks on the call's arguments; all must hold. Empty matches any arguments.
     public var arguments: [ArgumentMatcher]
+    /// Whether the call may carry arguments no matcher names (true, the default); false makes each such
+    /// argument, at any depth a matcher reaches into, a failure of the call.
+    public var allowsAdditionalArguments: Bool
 
     /// Creates an expected call.
-    public init(_ name: String, arguments: [ArgumentMatcher] = []) {
+    public init(_ name: String, arguments: [ArgumentMatcher] = [], allowsAdditionalArguments: Bool = true) {
         self.name = name
         self.arguments = arguments
+        self.allowsAdditionalArguments = allowsAdditionalArguments
     }
 
-    private enum CodingKeys: String, CodingKey { case name, arguments }
+    private enum CodingKeys: String, CodingKey { case name, arguments, allowsAdditionalArguments }
 
-    /// Decodes `{"name", "arguments"?: [matcher]}`.
+    /// Decodes `{"name", "arguments"?: [matcher], "allowsAdditionalArguments"?}`.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         arguments = try container.decodeIfPresent([ArgumentMatcher].self, forKey: .arguments) ?? []
+        allowsAdditionalArguments = try container.decodeIfPresent(Bool.self, forKey: .allowsAdditionalArguments) ?? true
+    }
+
+    /// Encodes the shape `init(from:)` reads (`allowsAdditionalArguments` only when false).
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(arguments, forKey: .arguments)
+        if !allowsAdditionalArguments { try container.encode(false, forKey: .allowsAdditionalArguments) }
     }
 
     /// `name(arg: keyword, …)` for rationales.
     var summary: String {
-        guard !arguments.isEmpty else { return name }
-        return "\(name)(" + arguments.map { "\($0.argumentName): \($0.keyword)" }.joined(separator: ", ") + ")"
+        guard !arguments.isEmpty || !allowsAdditionalArguments else { return name }
+        let listed = arguments.map { "\($0.argumentName)\($0.modifiers.isOptional ? "?" : ""): \($0.keyword)" }
+        return "\(name)(" + (listed + (allowsAdditionalArguments ? [] : ["nothing else"])).joined(separator: ", ") + ")"
     }
 }
 
@@ -94,11 +110,20 @@ public struct TrajectoryExpectation: Codable, Equatable, Sendable {
     public var minimumPercentage: Double
     /// The engine that decides `naturalLanguage` matchers (Apple's `argumentMatchModel`); nil uses the run's engine.
     public var judgeEngine: String?
+    /// The most violations of the tools' own argument schemas allowed over all calls; nil (with no
+    /// per-keyword budget) leaves them ungated.
+    public var maxViolations: Int?
+    /// The most argument-schema violations allowed per keyword (`type`, `additionalProperties`, …).
+    public var maxViolationsPerKeyword: [String: Int]
+
+    /// Whether the calls' arguments are checked against their tools' schemas within budgets.
+    public var checksArgumentSchemas: Bool { maxViolations != nil || !maxViolationsPerKeyword.isEmpty }
 
     /// Creates a trajectory expectation; `disallowed` entries imply additional calls are allowed (as in Apple's API).
     public init(ordered: [ToolExpectation] = [], unordered: [ToolCallExpectation] = [],
                 disallowed: [ToolCallExpectation] = [], allowsAdditionalToolCalls: Bool = true,
-                metric: TrajectoryMetric = .allPass, minimumPercentage: Double = 1, judgeEngine: String? = nil) {
+                metric: TrajectoryMetric = .allPass, minimumPercentage: Double = 1, judgeEngine: String? = nil,
+                maxViolations: Int? = nil, maxViolationsPerKeyword: [String: Int] = [:]) {
         self.ordered = ordered
         self.unordered = unordered
         self.disallowed = disallowed
@@ -106,6 +131,8 @@ public struct TrajectoryExpectation: Codable, Equatable, Sendable {
         self.metric = metric
         self.minimumPercentage = minimumPercentage
         self.judgeEngine = judgeEngine
+        self.maxViolations = maxViolations
+        self.maxViolationsPerKeyword = maxViolationsPerKeyword
     }
 
     /// Exactly one call to `toolName` whose arguments meet `arguments` (Apple's `init(expected:arguments:)`).
@@ -128,6 +155,14 @@ public struct TrajectoryExpectation: Codable, Equatable, Sendable {
         for position in ordered {
             if case .anyOrder(let calls) = position, calls.isEmpty { found.append("an anyOrder group needs at least one call") }
         }
+        if let maxViolations, maxViolations < 0 { found.append("maxViolations must be 0 or more, not \(maxViolations)") }
+        let known = Violation.Keyword.allCases.map(\.rawValue)
+        for (keyword, limit) in maxViolationsPerKeyword.sorted(by: { $0.key < $1.key }) {
+            if !known.contains(keyword) {
+                found.append("maxViolationsPerKeyword: unknown keyword '\(keyword)'; use one of \(known.joined(separator: ", "))")
+            }
+            if limit < 0 { found.append("maxViolationsPerKeyword.\(keyword) must be 0 or more, not \(limit)") }
+        }
         let every = ordered.flatMap(\.calls) + unordered + disallowed
         for call in every {
             if call.name.isEmpty { found.append("a tool call expectation needs a name") }
@@ -138,6 +173,7 @@ public struct TrajectoryExpectation: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case ordered, unordered, disallowed, allowsAdditionalToolCalls, metric, minimumPercentage, judgeEngine
+        case maxViolations, maxViolationsPerKeyword
     }
 
     /// Decodes the suite shape; absent lists are empty, extras allowed by default, metric `allPass`.
@@ -150,5 +186,7 @@ public struct TrajectoryExpectation: Codable, Equatable, Sendable {
         metric = try container.decodeIfPresent(TrajectoryMetric.self, forKey: .metric) ?? .allPass
         minimumPercentage = try container.decodeIfPresent(Double.self, forKey: .minimumPercentage) ?? 1
         judgeEngine = try container.decodeIfPresent(String.self, forKey: .judgeEngine)
+        maxViolations = try container.decodeIfPresent(Int.self, forKey: .maxViolations)
+        maxViolationsPerKeyword = try container.decodeIfPresent([String: Int].self, forKey: .maxViolationsPerKeyword) ?? [:]
     }
 }

@@ -37,7 +37,7 @@ public struct NodeDecoding {
                 guard value.isFinite else {
                     throw Diagnostic(node.location, "\(scalar.text) is not a JSON number; use a finite number or quote it")
                 }
-                return GeneratedContent(value)
+                return GeneratedContent(decimal: value)
             case .string(let value): return GeneratedContent(value)
             }
         }

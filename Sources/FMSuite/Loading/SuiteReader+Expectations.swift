@@ -70,14 +70,27 @@ extension SuiteReader {
         guard var entries = item.mapping else { return item }
         if let nameNode = item["name"], case .string(let name)? = nameNode.scalar?.value { toolReferences.append((name, nameNode)) }
         if let index = entries.firstIndex(where: { $0.name == "arguments" }), let arguments = entries[index].value.mapping {
+            if case .string(let tool)? = item["name"]?.scalar?.value {
+                argumentReferences += arguments.map { (tool, $0.name, $0.key) }
+            }
             let matchers = arguments.map { argument -> YAMLNode in
                 let nameEntry = YAMLNode.Entry(key: keyNode("argument", at: argument.key.location), value: argument.key)
-                if let pairs = argument.value.mapping, pairs.count >= 1, pairs.allSatisfy({ ArgumentMatcher.keywords.contains($0.name) }) {
+                let matcherKeys = ArgumentMatcher.keywords + ArgumentMatcher.modifierKeys
+                if let pairs = argument.value.mapping, pairs.contains(where: { ArgumentMatcher.keywords.contains($0.name) }),
+                   pairs.allSatisfy({ matcherKeys.contains($0.name) }) {
                     return YAMLNode(.mapping([nameEntry] + pairs), at: argument.key.location)
                 }
-                if let pairs = argument.value.mapping, let bad = pairs.first(where: { !ArgumentMatcher.keywords.contains($0.name) }),
-                   Suggestion.closest(to: bad.name, in: ArgumentMatcher.keywords) != nil {
-                    diagnostics.append(Diagnostic(bad.key.location, unknownKeyMessage(bad.name, known: ArgumentMatcher.keywords) + " (an argument matcher)"))
+                if let pairs = argument.value.mapping, !pairs.contains(where: { ArgumentMatcher.keywords.contains($0.name) }) {
+                    let modifiers = pairs.map(\.name).filter { ArgumentMatcher.modifierKeys.contains($0) }
+                    if !modifiers.isEmpty {
+                        report(argument.value, "argument '\(argument.name)': \(modifiers.joined(separator: ", ")) needs a matcher beside it (\(ArgumentMatcher.keywords.joined(separator: ", "))); to expect an object with \(modifiers.count == 1 ? "this key" : "these keys"), write it under exact:")
+                        let placeholder = YAMLNode.Entry(key: keyNode("keyOnly", at: argument.value.location), value: YAMLNode(.scalar(YAMLScalar(text: "true", style: .plain)), at: argument.value.location))
+                        return YAMLNode(.mapping([nameEntry, placeholder]), at: argument.key.location)
+                    }
+                }
+                if let pairs = argument.value.mapping, let bad = pairs.first(where: { !matcherKeys.contains($0.name) }),
+                   Suggestion.closest(to: bad.name, in: matcherKeys) != nil {
+                    diagnostics.append(Diagnostic(bad.key.location, unknownKeyMessage(bad.name, known: matcherKeys) + " (an argument matcher)"))
                     let placeholder = YAMLNode.Entry(key: keyNode("keyOnly", at: bad.key.location), value: YAMLNode(.scalar(YAMLScalar(text: "true", style: .plain)), at: bad.key.location))
                     return YAMLNode(.mapping([nameEntry, placeholder]), at: argument.key.location)
                 }

@@ -213,6 +213,7 @@ extension SuiteReader {
             let fix = recorded.isEmpty ? "the suite does not define; \(hint)add it under 'tools:'" : "no transcript of the suite defines; \(hint)check the name"
             report(reference.node, "toolCalls names tool '\(reference.name)', which \(fix)")
         }
+        checkArgumentReferences(suite.tools)
         let variantNames = suite.variants.map(\.name)
         for item in suite.cases {
             for name in item.variants ?? [] where !variantNames.contains(name) {

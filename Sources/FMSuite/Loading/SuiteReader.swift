@@ -11,6 +11,8 @@ final class SuiteReader {
     var fileCache: [String: YAMLNode?] = [:]
     /// Tool names named by `toolCalls` expectations, checked against the suite's tools at the end.
     var toolReferences: [(name: String, node: YAMLNode)] = []
+    /// Argument names (or JSON pointers) that `toolCalls` matchers check, by tool, checked against the tool's schema at the end.
+    var argumentReferences: [(tool: String, argument: String, node: YAMLNode)] = []
 
     init(file: String) {
         directory = URL(fileURLWithPath: file).deletingLastPathComponent()

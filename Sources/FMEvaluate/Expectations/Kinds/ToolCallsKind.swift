@@ -32,7 +32,9 @@ extension TrajectoryExpectation: ExpectationKind {
             "allowsAdditionalToolCalls": { "type": "boolean", "description": "Default true; false fails on extra calls." },
             "metric": { "enum": ["allPass", "percentagePass"], "description": "allPass (default) or percentagePass with minimumPercentage." },
             "minimumPercentage": { "type": "number", "minimum": 0, "maximum": 1 },
-            "judgeEngine": { "type": "string", "description": "The engine judging naturalLanguage matchers." }
+            "judgeEngine": { "type": "string", "description": "The engine judging naturalLanguage matchers." },
+            "maxViolations": { "type": "integer", "minimum": 0, "description": "Most violations of the tools' own argument schemas over all calls; unset leaves them ungated." },
+            "maxViolationsPerKeyword": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 }, "description": "Most argument-schema violations per keyword, e.g. {additionalProperties: 0}." }
           }
         },
         "toolCall": {
@@ -43,7 +45,8 @@ extension TrajectoryExpectation: ExpectationKind {
               "type": "object", "additionalProperties": false, "required": ["name"],
               "properties": {
                 "name": { "type": "string" },
-                "arguments": { "type": "object", "description": "Argument name (or JSON pointer) to a matcher; a bare value means exact.", "additionalProperties": { "$ref": "#/$defs/argumentMatcher" } }
+                "arguments": { "type": "object", "description": "Argument name (or JSON pointer) to a matcher; a bare value means exact.", "additionalProperties": { "$ref": "#/$defs/argumentMatcher" } },
+                "allowsAdditionalArguments": { "type": "boolean", "description": "Default true; false fails a call with an argument no matcher names." }
               }
             }
           ]
@@ -51,7 +54,8 @@ extension TrajectoryExpectation: ExpectationKind {
         "argumentMatcher": {
           "anyOf": [
             {
-              "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
+              "type": "object", "additionalProperties": false, "minProperties": 1,
+              "description": "Exactly one matcher keyword, plus optional modifiers.",
               "properties": {
                 "exact": { "description": "Equals this value." },
                 "keyOnly": { "const": true, "description": "Present, any value." },
@@ -61,7 +65,12 @@ extension TrajectoryExpectation: ExpectationKind {
                 "contains": { "type": "string" },
                 "hasPrefix": { "type": "string" },
                 "hasSuffix": { "type": "string" },
-                "naturalLanguage": { "type": "string", "description": "Criteria judged by a model." }
+                "naturalLanguage": { "type": "string", "description": "Criteria judged by a model." },
+                "length": { "description": "An array with this many elements, or {minimum?, maximum?}.", "anyOf": [{ "type": "integer", "minimum": 0 }, { "type": "object", "additionalProperties": false, "properties": { "minimum": { "type": "integer", "minimum": 0 }, "maximum": { "type": "integer", "minimum": 0 } } }] },
+                "optional": { "type": "boolean", "description": "The argument may be absent; when present the matcher must hold." },
+                "ignoreCase": { "type": "boolean", "description": "Strings compare without regard to case." },
+                "normalize": { "type": "array", "items": { "enum": ["whitespace", "punctuation"] }, "description": "Remove whitespace and/or punctuation from both sides before strings compare." },
+                "allowsAdditionalKeys": { "type": "boolean", "description": "Object answers of exact/oneOf: the value may have other keys (default false: no other keys)." }
               }
             },
             true
@@ -74,7 +83,7 @@ extension TrajectoryExpectation: ExpectationKind {
     public var judgeEngines: [String?] {
         let usesJudge = (ordered.flatMap(\.calls) + unordered + disallowed)
             .flatMap(\.arguments)
-            .contains { if case .naturalLanguage = $0 { return true } else { return false } }
+            .contains { if case .naturalLanguage = $0.base { return true } else { return false } }
         return usesJudge ? [judgeEngine] : []
     }
 
