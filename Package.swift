@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore"]),
         .testTarget(name: "FMResultsTests", dependencies: ["FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMResults", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"]),
-        .testTarget(name: "FMHistoryTests", dependencies: ["FMHistory", "FMResults", "FMEvaluate", "FMCore"]),
+        .testTarget(name: "FMHistoryTests", dependencies: ["FMHistory", "FMReport", "FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport", "FMResults", "FaultServer"], exclude: ["fixtures"]),
     ],

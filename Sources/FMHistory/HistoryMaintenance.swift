@@ -30,18 +30,20 @@ extension HistoryStore {
         return removed
     }
 
-    /// The run `run` as results a `BaselineComparison` reads: each case's id, status, gate verdict and
-    /// pass rate as recorded (attempts are not kept in full, so the cases have none).
+    /// The run `run` as results a `BaselineComparison` reads: the run's summary, and each case's id,
+    /// status, gate verdict and pass rate as recorded (attempts are not kept in full, so the cases have none).
     public func baseline(_ run: HistoryRun) throws -> RunResult {
         let database = try open()
         let info = try guarded("read") {
-            try database.query("SELECT fingerprint, paths, arguments, finished_at, shard, filter FROM runs WHERE id = ?", [.int(run.number)]) { row in
+            try database.query("SELECT fingerprint, paths, arguments, finished_at, shard, filter, skipped, attempts FROM runs WHERE id = ?",
+                               [.int(run.number)]) { row -> (RunInfo, skipped: Int, attempts: Int) in
                 let decoder = JSONDecoder()
                 let fingerprint = try decoder.decode(Fingerprint.self, from: Data((row.text(0) ?? "").utf8))
                 let paths = try decoder.decode([String].self, from: Data((row.text(1) ?? "[]").utf8))
                 let arguments = try decoder.decode([String].self, from: Data((row.text(2) ?? "[]").utf8))
-                return RunInfo(id: run.runID, startedAt: run.startedAt, finishedAt: row.text(3), durationMs: run.durationMs,
-                               paths: paths, arguments: arguments, fingerprint: fingerprint, filter: row.text(5), shard: row.text(4))
+                return (RunInfo(id: run.runID, startedAt: run.startedAt, finishedAt: row.text(3), durationMs: run.durationMs,
+                                paths: paths, arguments: arguments, fingerprint: fingerprint, filter: row.text(5), shard: row.text(4)),
+                        row.int(6), row.int(7))
             }.first
         }
         guard let info else { throw ReportError("history \(location): run #\(run.number) is no longer recorded (pruned?)") }
@@ -62,6 +64,9 @@ extension HistoryStore {
                 return result
             }
         }
-        return RunResult(run: info, cases: cases)
+        var result = RunResult(run: info.0, cases: cases)
+        result.summary.skipped = info.skipped
+        result.summary.attempts = info.attempts
+        return result
     }
 }

@@ -32,8 +32,8 @@ extension HistoryStore {
             case "last-passing":
                 return try database.query("\(select) WHERE gates_failed = 0 AND total > 0 ORDER BY id DESC LIMIT 1", read: Self.readRun).first
             default:
-                if let number = Int(name) {
-                    return try database.query("\(select) WHERE id = ?", [.int(number)], read: Self.readRun).first
+                if let number = Int(name), let byNumber = try database.query("\(select) WHERE id = ?", [.int(number)], read: Self.readRun).first {
+                    return byNumber
                 }
                 if let byID = try database.query("\(select) WHERE run_id = ? OR (length(?) >= 8 AND run_id LIKE ? || '%') ORDER BY id DESC LIMIT 1",
                                                  [.text(name), .text(name), .text(name)], read: Self.readRun).first {
