@@ -13,6 +13,8 @@ public final class HistoryStore: ResultStore {
     public let location: String
     /// The git commit and branch recorded with each saved run (nil outside a git work tree).
     public var git: GitInfo?
+    /// The run id of the last run this store saved (nil until a save succeeds).
+    public private(set) var lastSaved: String?
     private var connection: SQLiteDatabase?
     private let create: Bool
 
@@ -31,6 +33,7 @@ public final class HistoryStore: ResultStore {
         try guarded("record the run in") {
             try database.writeTransaction { try HistoryWriter(database: database).insert(run, git: git, recordedAt: Date()) }
         }
+        lastSaved = run.run.id
     }
 
     /// The open, migrated connection (opened on first use).

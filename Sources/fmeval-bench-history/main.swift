@@ -3,6 +3,9 @@
 // file, then times the queries over them. Usage: fmeval-bench-history [CASES] [RUNS] (default 10000 100).
 // Prints: seconds to record one run (first, median, last), the trend query of one case over every run,
 // the flakiest query and the per-suite pass rate over the last 30 runs, and the file's size.
+// Measured 2026-12-01 on the shared 2-core build machine (load average 13–17), 10,000 × 100: record one run
+// 0.65 s first / 0.68 s median / 1.1 s last; trend over 100 runs 1.2 ms; flaky (30 runs) 1.15 s; suites
+// (30 runs) 0.71 s; 244 MB. docs/history.md has the table.
 import Foundation
 import FMCore
 import FMEvaluate

@@ -48,9 +48,10 @@ struct HistoryFlags {
     }
 
     /// What the history says about `run` once it is recorded: trends over the last runs and the
-    /// regressions with the run they started in. nil when not recording or unreadable (a warning then).
+    /// regressions with the run they started in. nil when not recording, when the save failed (already
+    /// warned about), or when the history cannot be read (a warning then).
     func context(for run: RunResult, stores: [any ResultStore]) -> HistoryContext? {
-        guard let store = stores.compactMap({ $0 as? HistoryStore }).first else { return nil }
+        guard let store = stores.compactMap({ $0 as? HistoryStore }).first, store.lastSaved == run.run.id else { return nil }
         do {
             return try HistoryFlags.context(for: run, store: store, last: HistoryFlags.trendRuns)
         } catch {
