@@ -8,10 +8,10 @@ enum HistoryText {
         guard !runs.isEmpty else { return "history \(file): no runs recorded" }
         let rows = runs.map { run in
             ["#\(run.number)", String(run.startedAt.prefix(19)), run.shortCommit, run.branch ?? "-", "\(run.total)", "\(run.passed)",
-             "\(run.failed)", "\(run.flaky)", "\(run.errored)", SVGChart.percent(run.passRate), String(run.runID.prefix(8)) + (run.shard.map { " shard \($0)" } ?? "")]
+             "\(run.failed)", "\(run.flaky)", "\(run.errored)", "\(run.knownIssues)", SVGChart.percent(run.passRate), String(run.runID.prefix(8)) + (run.shard.map { " shard \($0)" } ?? "")]
         }
         return "history \(file): \(runs.count) run\(runs.count == 1 ? "" : "s"), newest first\n"
-            + table(["run", "started", "commit", "branch", "cases", "passed", "failed", "flaky", "error", "pass rate", "id"], rows)
+            + table(["run", "started", "commit", "branch", "cases", "passed", "failed", "flaky", "error", "known", "pass rate", "id"], rows)
     }
 
     /// One case's trend, oldest first, with where it started failing.
