@@ -21,6 +21,8 @@ struct RunCommand: Command {
     before anything executes), runs every case × variant × repeat through a session on the engine, scores
     each attempt with the case's expectations, and writes the results document (docs/results-format.md).
     Each finished case is appended to FILE.jsonl at once, so a crash or Ctrl-C loses nothing finished.
+    The finished run is also appended to the run history (--history; docs/history.md): one that cannot be
+    written is a warning, and the results, reports and exit code are as without it.
     Every output path (results, \(ReportFlags.flagList(providing: [.results])), --record) is checked before anything runs.
     A run never passes by selecting nothing: a folder without suites, or a --filter that matches no case,
     is an error (exit 2) that names the closest case ids. A --shard that holds none of the selected cases
