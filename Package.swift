@@ -33,16 +33,22 @@ let package = Package(
         .target(name: "FMResults", dependencies: ["FMCore", "FMEvaluate"]),
         // Runner: expansion, attempts, repeats, gates.
         .target(name: "FMRun", dependencies: ["FMCore", "FMSuite", "FMSession", "FMEngines", "FMEvaluate", "FMResults"]),
+        // The system SQLite C library (libsqlite3-dev on Linux, the SDK's on macOS) for the run history.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Run history in SQLite: a ResultStore of every run, and the trend, flip and flakiness queries.
+        .target(name: "FMHistory", dependencies: ["FMCore", "FMEvaluate", "FMResults", "CSQLite"]),
         // JUnit XML, HTML, terminal, comparison, merge: reads results only (never the runner or engines).
         .target(name: "FMReport", dependencies: ["FMCore", "FMEvaluate", "FMResults"]),
         // The command-line tool.
         .executableTarget(
             name: "fmeval",
-            dependencies: ["FMCore", "FMGrammar", "FMEmbedded", "FMSession", "FMEngines", "FMSuite", "FMEvaluate", "FMResults", "FMRun", "FMReport", "FMStdio"]
+            dependencies: ["FMCore", "FMGrammar", "FMEmbedded", "FMSession", "FMEngines", "FMSuite", "FMEvaluate", "FMResults", "FMRun", "FMReport", "FMStdio", "FMHistory"]
         ),
 
         // Harness throughput benchmark: replayed cases per second (see Sources/fmeval-bench-harness).
         .executableTarget(name: "fmeval-bench-harness", dependencies: ["FMRun", "FMResults"]),
+        // Run-history benchmark: recording a 10,000-case run, the trend query over 100 runs (see Sources/fmeval-bench-history).
+        .executableTarget(name: "fmeval-bench-history", dependencies: ["FMHistory", "FMResults", "FMEvaluate", "FMCore"]),
 
         .testTarget(name: "FMCoreTests", dependencies: ["FMCore"]),
         .testTarget(name: "FMGrammarTests", dependencies: ["FMGrammar", "FMCore"]),
@@ -56,6 +62,7 @@ let package = Package(
         .testTarget(name: "FMResultsTests", dependencies: ["FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMResults", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "FMHistoryTests", dependencies: ["FMHistory", "FMReport", "FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport", "FMResults", "FaultServer"], exclude: ["fixtures"]),
     ],

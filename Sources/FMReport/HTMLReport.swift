@@ -6,7 +6,8 @@ extension ReportFormat {
     public static let html = ReportFormat(
         name: "html", help: "write the self-contained HTML report", needs: .results
     ) { input in
-        Data(HTMLReport.render(input.results, baseline: input.baseline, comparisons: input.comparisons).utf8)
+        Data(HTMLReport.render(input.results, baseline: input.baseline, comparisons: input.comparisons,
+                              history: input.history).utf8)
     }
 }
 
@@ -15,9 +16,10 @@ extension ReportFormat {
 /// Every piece of model output and suite text passes through `HTMLEscaping`, so a response holding
 /// `<script>` shows as text.
 public enum HTMLReport {
-    /// The page for `run`, with a baseline diff and A/B comparisons when given.
+    /// The page for `run`, with a baseline diff, A/B comparisons and the run history's trends when given.
     public static func render(_ run: RunResult, baseline: BaselineComparison? = nil,
-                              comparisons: [ABComparison] = [], title: String = "fmeval report") -> String {
+                              comparisons: [ABComparison] = [], history: HistoryContext? = nil,
+                              title: String = "fmeval report") -> String {
         var page = HTMLBuffer(capacity: 4096 + run.cases.count * 3072)
         page.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         page.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
@@ -26,6 +28,7 @@ public enum HTMLReport {
         page.raw("<style>\(HTMLStyle.css)</style></head>\n<body>\n")
         page.element("h1", title)
         writeSummary(run, into: &page)
+        if let history { HTMLHistory.writeSuites(history, into: &page) }
         if let baseline { HTMLComparisons.writeBaseline(baseline, into: &page) }
         for comparison in comparisons { HTMLComparisons.writeAB(comparison, into: &page) }
         for classification in run.classifications { HTMLComparisons.writeConfusion(classification, into: &page) }
@@ -35,7 +38,7 @@ public enum HTMLReport {
         var changes: [String: BaselineChange] = [:]
         for entry in baseline?.entries ?? [] { changes[entry.id] = entry.change }
         writeFilters(into: &page)
-        for group in groups { writeSuiteTable(group, anchors: anchors, changes: changes, into: &page) }
+        for group in groups { writeSuiteTable(group, anchors: anchors, changes: changes, trends: history?.cases ?? [:], into: &page) }
         page.raw("<h2 id=\"cases\">Cases</h2>\n")
         let cache = HTMLTranscript.Cache()
         for (index, result) in HTMLCaseOrder.sorted(run.cases) {
@@ -122,18 +125,20 @@ public enum HTMLReport {
     }
 
     private static func writeSuiteTable(_ group: SuiteGroup, anchors: [String: String], changes: [String: BaselineChange],
-                                        into page: inout HTMLBuffer) {
+                                        trends: [String: [HistoryContext.Mark]], into page: inout HTMLBuffer) {
         page.open("h2")
         page.text("Suite \(group.suite)")
         if let variant = group.variant { page.raw(" <span class=\"muted\">variant "); page.text(variant); page.raw("</span>") }
         page.close("h2")
         let showChange = group.cases.contains { changes[$0.id] != nil }
-        page.raw("<table class=\"cases stack\"><thead><tr><th>case</th><th>status</th>\(showChange ? "<th>baseline</th>" : "")<th class=\"num\">passes</th><th class=\"num\">pass rate (95% CI)</th><th>gate</th><th class=\"num\">time</th><th>why</th></tr></thead><tbody>\n")
+        let showTrend = group.cases.contains { trends[$0.id] != nil }
+        page.raw("<table class=\"cases stack\"><thead><tr><th>case</th><th>status</th>\(showTrend ? "<th>history</th>" : "")\(showChange ? "<th>baseline</th>" : "")<th class=\"num\">passes</th><th class=\"num\">pass rate (95% CI)</th><th>gate</th><th class=\"num\">time</th><th>why</th></tr></thead><tbody>\n")
         for (_, result) in HTMLCaseOrder.sorted(group.cases) {
             page.open("tr", [("data-case", result.id), ("data-status", result.status.rawValue)])
             page.raw("<td class=\"mono\"><a href=\"#\(anchors[result.id] ?? "cases")\">")
             page.text(result.caseID)
             page.raw("</a></td><td><span class=\"badge \(result.status.rawValue)\">\(result.status.rawValue)</span></td>")
+            if showTrend { page.raw("<td>\(trends[result.id].map(HTMLHistory.strip) ?? "")</td>") }
             if showChange {
                 let change = changes[result.id]
                 page.raw("<td>\(change.map { "<span class=\"badge \($0.rawValue)\">\($0.rawValue)</span>" } ?? "")</td>")
@@ -151,7 +156,7 @@ public enum HTMLReport {
             page.open("tr", [("data-case", skipped.id), ("data-status", "skipped")])
             page.raw("<td class=\"mono\">")
             page.text(skipped.caseID)
-            page.raw("</td><td><span class=\"badge skipped\">skipped</span></td>\(showChange ? "<td></td>" : "")<td></td><td></td><td></td><td></td><td>")
+            page.raw("</td><td><span class=\"badge skipped\">skipped</span></td>\(showTrend ? "<td></td>" : "")\(showChange ? "<td></td>" : "")<td></td><td></td><td></td><td></td><td>")
             page.text(skipped.reason)
             page.raw("</td></tr>\n")
         }

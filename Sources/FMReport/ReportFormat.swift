@@ -9,12 +9,16 @@ public struct ReportInput: Sendable {
     public var baseline: BaselineComparison?
     /// The paired A/B comparisons: of the variants of each suite, or of two results files.
     public var comparisons: [ABComparison]
+    /// What the run history says about these cases (`run` with a history), if anything.
+    public var history: HistoryContext?
 
-    /// An input from `results` and the comparisons that go with it.
-    public init(results: RunResult, baseline: BaselineComparison? = nil, comparisons: [ABComparison] = []) {
+    /// An input from `results` and the comparisons (and history) that go with it.
+    public init(results: RunResult, baseline: BaselineComparison? = nil, comparisons: [ABComparison] = [],
+                history: HistoryContext? = nil) {
         self.results = results
         self.baseline = baseline
         self.comparisons = comparisons
+        self.history = history
     }
 }
 

@@ -152,9 +152,12 @@ public enum RunPipeline {
     /// Runs `plan` (resuming when asked), writes the results document, and returns it.
     /// `started` sees each case as it starts; `progress` every finished case (resumed and carried ones
     /// are not reported again); `notice` lines worth telling the user (which earlier results are not
-    /// kept, and why). With `--fail-fast`, the cases left unrun are listed as skipped.
+    /// kept, and why). With `--fail-fast`, the cases left unrun are listed as skipped. After the results
+    /// file, the run is saved to each of `stores` (the run history); a store that fails is a `notice`
+    /// warning naming it, never a failed run: the results file already holds everything.
     public static func execute(_ request: RunRequest, plan: RunPlan, progress: Runner.Progress? = nil,
-                               started: Runner.Started? = nil, notice: (String) -> Void = { _ in }) throws -> RunResult {
+                               started: Runner.Started? = nil, notice: (String) -> Void = { _ in },
+                               stores: [any ResultStore] = []) throws -> RunResult {
         var carried = plan.carried
         var previous: RunInfo?
         if let resume = request.resume {
@@ -221,6 +224,13 @@ public enum RunPipeline {
                 + "fix the path and finish with --resume \(journal.path)")
         }
         journal.finish()
+        for extra in stores {
+            do {
+                try extra.save(result)
+            } catch {
+                notice("warning: \(error); the run is not in it, but its results are in \(request.resultsPath)")
+            }
+        }
         return result
     }
 

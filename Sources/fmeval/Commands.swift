@@ -4,6 +4,7 @@ let allCommands: [Command.Type] = [
     ValidateCommand.self,
     CompareCommand.self,
     MergeCommand.self,
+    HistoryCommand.self,
     ReportCommand.self,
     InitCommand.self,
     RespondCommand.self,

@@ -9,16 +9,20 @@ struct MergeCommand: Command {
     static let path = ["merge"]
     static let summary = "Merge shard results files into one (plus its reports: \(ReportFlags.flagList(providing: formats)))"
     static let help = """
-    USAGE: fmeval merge RESULTS.json... [--json OUT] \(ReportFlags.usage(providing: formats))
+    USAGE: fmeval merge RESULTS.json... [--json OUT] \(ReportFlags.usage(providing: formats)) [--history FILE | --no-history]
 
     Combines the results of 'fmeval run --shard I/N' (or any partial runs of one configuration) into one
     results document: every case kept unchanged, skipped lists united, classification matrices summed.
     Two results for the same case id are an error (the inputs overlap), as are runs of different engines
-    or models. A missing shard is reported as a warning. Reports are made from the merged results.
+    or models. A missing shard is reported as a warning. Reports are made from the merged results. The
+    merged run is appended to the run history (docs/history.md): history.sqlite beside OUT (without
+    --json: reports/history.sqlite); a history that cannot be written is a warning.
 
     OPTIONS:
       --json OUT     write the merged results here (default: print them on standard output)
     \(ReportFlags.optionLines(providing: formats, column: 15))
+      --history FILE the run history to append the merged run to
+      --no-history   do not record the merged run
 
     Exit codes: the merged run's own: 0 every gate holds · 1 a gate failed · 3 a case errored;
     2 invalid input (an unreadable or invalid file, overlapping shards).
@@ -31,6 +35,7 @@ struct MergeCommand: Command {
         var args = Arguments(arguments, command: "merge")
         let json = try args.option("--json")
         let outputs = try ReportFlags.parseOutputs(&args, providing: formats)
+        let history = try HistoryFlags.parse(&args, command: "merge")
         let files = try args.finish()
         guard !files.isEmpty else {
             throw CLIError.invalidInput("merge: give the results files to merge, e.g. 'fmeval merge shard-*.json --json merged.json'")
@@ -57,7 +62,18 @@ struct MergeCommand: Command {
         let announce: (String) -> Void = json == nil ? { printError($0) } : { print($0) }
         announce(TerminalText.summary(merged))
         if let json { announce("json: \(json)") }
-        try ReportFlags.write(outputs, input: ReportInput(results: merged, comparisons: ABComparison.variants(of: merged)),
+        let stores = history.stores(resultsPath: json)
+        for store in stores {
+            do {
+                try store.save(merged)
+                announce("history: \(store.location)")
+            } catch {
+                printError("fmeval: warning: \(error); the merged run is not in it, but its results are written")
+            }
+        }
+        let context = history.context(for: merged, stores: stores)
+        if let regressions = context.flatMap({ TerminalText.historyRegressions($0) }) { announce(regressions) }
+        try ReportFlags.write(outputs, input: ReportInput(results: merged, comparisons: ABComparison.variants(of: merged), history: context),
                               announce: announce)
         return merged.exitCode
     }

@@ -34,7 +34,9 @@ struct ReportFlags {
     /// Flag help for `fmeval run --help`.
     static let help = ReportFlags.optionLines(providing: [.results], column: 23) + "\n" + """
       --baseline FILE        classify each case against a prior results file: regression, new-failure,
-                             fixed, still-failing, unchanged
+                             fixed, still-failing, unchanged; history:NAME takes a run of the run history
+                             instead (history:last, history:last-passing, history:RUN_NUMBER or RUN_ID,
+                             history:BRANCH for that branch's newest run)
       --fail-on-regression   with --baseline: exit 1 only for regressions and new failures (0 otherwise)
       --shard I/N            run shard I of N (a stable partition by suite/variant/case id; combine the
                              shards' results with 'fmeval merge')
@@ -87,22 +89,30 @@ struct ReportFlags {
     /// The shard to give the runner, or nil for the whole run.
     var shardSelection: Shard? { shard == .all ? nil : shard }
 
-    /// Reads the baseline results, when `--baseline` was given.
-    func loadBaseline() throws -> RunResult? {
+    /// Reads the baseline results, when `--baseline` was given: a results file, or with
+    /// `history:NAME` a run of the history file `historyFile`.
+    func loadBaseline(historyFile: String? = nil) throws -> RunResult? {
         guard let baselinePath else { return nil }
+        if let historyFile, baselinePath.hasPrefix(ReportFlags.historyPrefix) {
+            return try HistoryFlags.loadBaseline(String(baselinePath.dropFirst(ReportFlags.historyPrefix.count)), file: historyFile)
+        }
         return try ReportFlags.load(baselinePath, flag: "--baseline")
     }
+
+    /// How a `--baseline` naming a run of the history begins.
+    static let historyPrefix = "history:"
 
     /// Prints the summary (and the baseline and A/B tables), writes the requested reports, and
     /// returns the exit code: the run's own (0 / 1 / 3), or with `--fail-on-regression` 1 exactly
     /// when a case regressed or newly fails.
-    func finish(_ run: RunResult, baseline: RunResult?) throws -> Int32 {
+    func finish(_ run: RunResult, baseline: RunResult?, history: HistoryContext? = nil) throws -> Int32 {
         let comparison = baseline.map { BaselineComparison(baseline: $0, current: run) }
         let abComparisons = ABComparison.variants(of: run)
         print(TerminalText.styledSummary(run, style: style))
+        if let regressions = history.flatMap({ TerminalText.historyRegressions($0) }) { print(regressions) }
         if let comparison { print(TerminalText.baselineTable(comparison)) }
         for ab in abComparisons { print(ABText.terminal(ab)) }
-        try ReportFlags.write(outputs, input: ReportInput(results: run, baseline: comparison, comparisons: abComparisons))
+        try ReportFlags.write(outputs, input: ReportInput(results: run, baseline: comparison, comparisons: abComparisons, history: history))
         guard failOnRegression, let comparison else { return run.exitCode }
         return comparison.hasRegressions ? ExitCode.failed : ExitCode.ok
     }

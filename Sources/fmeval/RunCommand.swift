@@ -15,12 +15,14 @@ struct RunCommand: Command {
                       [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] \(ReportFlags.usage(providing: [.results]))
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
                       [--resume FILE | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
-                      [--check-determinism] [--keep-going] [--color auto|always|never]
+                      [--check-determinism] [--keep-going] [--color auto|always|never] [--history FILE | --no-history]
 
     Loads suites (files or folders; default: suites/), validates them (any error stops the run with exit 2
     before anything executes), runs every case × variant × repeat through a session on the engine, scores
     each attempt with the case's expectations, and writes the results document (docs/results-format.md).
     Each finished case is appended to FILE.jsonl at once, so a crash or Ctrl-C loses nothing finished.
+    The finished run is also appended to the run history (--history; docs/history.md): one that cannot be
+    written is a warning, and the results, reports and exit code are as without it.
     Every output path (results, \(ReportFlags.flagList(providing: [.results])), --record) is checked before anything runs.
     A run never passes by selecting nothing: a folder without suites, or a --filter that matches no case,
     is an error (exit 2) that names the closest case ids. A --shard that holds none of the selected cases
@@ -59,6 +61,7 @@ struct RunCommand: Command {
       --color WHEN           auto (default: colour when standard output is a terminal, NO_COLOR is unset or
                              empty and TERM is not dumb), always (even with NO_COLOR), never
     \(ReportFlags.help)
+    \(HistoryFlags.help)
 
     Short flags take a value as the next word or attached (-j 4, -j4, -k 'tag:forum'); they do not combine
     (-x -j4, not -xj4). With --last-failed or --retry-errors and no PATH, the suite paths of FILE's run are used.
@@ -97,6 +100,7 @@ struct RunCommand: Command {
         let keepGoing = args.flag("--keep-going")
         let color = try colorChoice(try args.option("--color"))
         var reports = try ReportFlags.parse(&args)
+        let history = try HistoryFlags.parse(&args, command: "run")
         let paths = try args.finish()
         if record != nil && cassette != nil {
             throw CLIError.invalidInput("run: --record and --cassette exclude each other; record with one run, replay with another")
@@ -139,7 +143,8 @@ struct RunCommand: Command {
                 print(nothing)
                 return ExitCode.ok
             }
-            let baseline = try reports.loadBaseline()
+            let historyFile = history.file(resultsPath: request.resultsPath)
+            let baseline = try reports.loadBaseline(historyFile: historyFile)
             let resultsFlag = json.map { "--json \($0)" } ?? retryErrors.map { "--retry-errors \($0)" } ?? "--out \(out)"
             let reportOutputs = reports.outputs.map { ($0.path, "\($0.format.flag) \($0.path)") }
             for (path, flag) in [(request.resultsPath, resultsFlag)] + reportOutputs + (record.map { [($0, "--record \($0)")] } ?? []) {
@@ -152,16 +157,17 @@ struct RunCommand: Command {
             reports.style = Terminal.style(choice: color, mode: mode, environment: environment)
             let progress = LiveProgress(mode: mode, style: reports.style, write: Terminal.write)
             let result: RunResult
+            let stores = history.stores(resultsPath: request.resultsPath)
             do {
                 result = try RunPipeline.execute(request, plan: plan, progress: progress.caseFinished,
                                                  started: { progress.caseStarted($0.id, total: $1) },
-                                                 notice: { printError("fmeval: \($0)") })
+                                                 notice: { printError("fmeval: \($0)") }, stores: stores)
             } catch {
                 progress.finish()
                 throw error
             }
             progress.finish()
-            let code = try reports.finish(result, baseline: baseline)
+            let code = try reports.finish(result, baseline: baseline, history: history.context(for: result, stores: stores))
             if failFast { printNotRun(result, resultsPath: request.resultsPath) }
             print("results: \(request.resultsPath)")
             let invalid = RecordedCases.problems(of: plan.cases)

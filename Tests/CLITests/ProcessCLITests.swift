@@ -100,10 +100,12 @@ private func toolOutputs(_ results: Results) -> [String: String] {
     print("canary run: \(Date().timeIntervalSince(started)) s")
     #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
     var texts = ["stdout": run.stdout, "stderr": run.stderr]
+    // Every file, the binary run history included (SQLite keeps text as its bytes), read leniently.
     for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {
-        texts[name] = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+        texts[name] = String(decoding: try Data(contentsOf: out.appendingPathComponent(name)), as: UTF8.self)
     }
     #expect(texts.keys.contains("results.json") && texts.keys.contains("junit.xml") && texts.keys.contains("report.html"))
+    #expect(texts.keys.contains("history.sqlite"))
     for (name, text) in texts {
         #expect(!text.contains(canary) && !text.contains(named), "a secret reached \(name)")
     }

@@ -58,7 +58,8 @@ private func expectWritten(_ formats: [ReportFormat], input: ReportInput, in fol
     #expect(report.status == 1, "a case fails: \(report.stderr)")
     try expectWritten(formats, input: input, in: folder, output: report.stdout)
 
-    let merge = try runFMEval(["merge", "results.json", "--json", "merged.json"] + formatArguments(formats), directory: folder)
+    // --no-history: the reports are compared with ones rendered without a run history's trends.
+    let merge = try runFMEval(["merge", "results.json", "--json", "merged.json", "--no-history"] + formatArguments(formats), directory: folder)
     #expect(merge.status == 1, "a case fails: \(merge.stderr)")
     let merged = try ResultsFile.load(folder.appendingPathComponent("merged.json").path)
     try expectWritten(formats, input: ReportInput(results: merged, comparisons: ABComparison.variants(of: merged)),
@@ -88,7 +89,8 @@ private func expectWritten(_ formats: [ReportFormat], input: ReportInput, in fol
     let formats = ReportFormats.available(providing: [.results])
     let first = try runFMEval(["run", suite, "--json", "base.json"], environment: ["CI": "true"], directory: folder)
     #expect(first.status == 1, "fragile fails: \(first.stderr)")
-    let result = try runFMEval(["run", suite, "--json", "now.json", "--baseline", "base.json"] + formatArguments(formats),
+    // --no-history: the reports are compared with ones rendered without a run history's trends.
+    let result = try runFMEval(["run", suite, "--json", "now.json", "--baseline", "base.json", "--no-history"] + formatArguments(formats),
                                environment: ["CI": "true"], directory: folder)
     #expect(result.status == 1, "fragile fails: \(result.stderr)")
     let old = try ResultsFile.load(folder.appendingPathComponent("base.json").path)

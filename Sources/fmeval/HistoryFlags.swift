@@ -1,0 +1,101 @@
+import Foundation
+import FMHistory
+import FMReport
+import FMResults
+
+/// `--history FILE` / `--no-history` of `run` and `merge`: where the run history lives (docs/history.md),
+/// whether this run is recorded in it, and what it says about the run afterwards.
+struct HistoryFlags {
+    /// How many runs the trend strips and the suite charts show.
+    static let trendRuns = 20
+
+    /// The `--history FILE` given, if any.
+    var explicitPath: String?
+    /// False with `--no-history`: nothing is recorded (a `--baseline history:…` still reads the file).
+    var record = true
+
+    /// Help lines for the commands that take the flags.
+    static let help = """
+      --history FILE         the run history (SQLite) this run is appended to and `--baseline history:…`
+                             reads (default: history.sqlite beside the results file: reports/history.sqlite)
+      --no-history           do not record this run in the history
+    """
+
+    /// Reads `--history FILE` and `--no-history` out of `arguments`.
+    static func parse(_ arguments: inout Arguments, command: String) throws -> HistoryFlags {
+        var flags = HistoryFlags()
+        flags.explicitPath = try arguments.option("--history")
+        flags.record = !arguments.flag("--no-history")
+        if flags.explicitPath?.isEmpty == true {
+            throw CLIError.invalidInput("\(command): --history needs a file path (or use --no-history)")
+        }
+        return flags
+    }
+
+    /// The history file for results written to `resultsPath` (the folder `reports` when results go
+    /// to standard output).
+    func file(resultsPath: String?) -> String {
+        if let explicitPath { return explicitPath }
+        let folder = resultsPath.map { ($0 as NSString).deletingLastPathComponent } ?? "reports"
+        return ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("history.sqlite")
+    }
+
+    /// The store a finished run is saved to (none with `--no-history`); git facts come from the
+    /// working directory.
+    func stores(resultsPath: String?) -> [any ResultStore] {
+        guard record else { return [] }
+        return [HistoryStore(path: file(resultsPath: resultsPath), git: GitInfo.detect())]
+    }
+
+    /// What the history says about `run` once it is recorded: trends over the last runs and the
+    /// regressions with the run they started in. nil when not recording, when the save failed (already
+    /// warned about), or when the history cannot be read (a warning then).
+    func context(for run: RunResult, stores: [any ResultStore]) -> HistoryContext? {
+        guard let store = stores.compactMap({ $0 as? HistoryStore }).first, store.lastSaved == run.run.id else { return nil }
+        do {
+            return try HistoryFlags.context(for: run, store: store, last: HistoryFlags.trendRuns)
+        } catch {
+            printError("fmeval: warning: \(error); the reports are written without the history's trends")
+            return nil
+        }
+    }
+
+    /// The context of `run` from `store` over its newest `last` runs.
+    static func context(for run: RunResult, store: HistoryStore, last: Int) throws -> HistoryContext {
+        let trends = try store.trends(last: last)
+        let ids = Set(run.cases.map(\.id))
+        var cases: [String: [HistoryContext.Mark]] = [:]
+        var regressions: [HistoryContext.Regression] = []
+        for (id, trend) in trends where ids.contains(id) {
+            cases[id] = trend.points.map { HistoryContext.Mark(run: runLabel($0), status: $0.status) }
+        }
+        for result in run.cases where result.failsRun {
+            guard let trend = try? store.trend(caseID: result.id), trend.isRegression,
+                  let since = trend.failingSince, let lastPass = trend.lastPass else { continue }
+            regressions.append(HistoryContext.Regression(caseID: result.id, since: runLabel(since), lastPass: runLabel(lastPass)))
+        }
+        let suites = try store.suiteRates(last: last).map { series in
+            HistoryContext.SuiteSeries(suite: series.suite, points: series.points.map {
+                HistoryContext.RatePoint(run: HistoryContext.Run(number: $0.run, startedAt: $0.startedAt, commit: nil), rate: $0.rate)
+            })
+        }
+        return HistoryContext(file: store.location, cases: cases, suites: suites,
+                              regressions: regressions.sorted { $0.caseID < $1.caseID })
+    }
+
+    private static func runLabel(_ point: TrendPoint) -> HistoryContext.Run {
+        HistoryContext.Run(number: point.run, startedAt: point.startedAt, commit: point.commit)
+    }
+
+    /// The run `--baseline history:NAME` names, read from the history file as results; exit 2 naming
+    /// the flag when the file or the run is missing.
+    static func loadBaseline(_ name: String, file: String) throws -> RunResult {
+        let store = HistoryStore(path: file, create: false)
+        do {
+            return try store.baseline(try store.run(named: name))
+        } catch let error as ReportError {
+            throw CLIError(message: "--baseline history:\(name): \(error.message)",
+                           exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)
+        }
+    }
+}

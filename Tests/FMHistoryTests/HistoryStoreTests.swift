@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import FMCore
+import FMEvaluate
+@testable import FMHistory
+import FMReport
+import FMResults
+
+/// The store itself: saving, replacing, migrating, refusing bad files, concurrent writers, baselines.
+@Suite struct HistoryStoreTests {
+    @Test func savingTheSameRunIdAgainReplacesItsRows() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var run = syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "c", passes: false)])
+        try HistoryStore(path: path).save(run)
+        run = syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "c", passes: true)])
+        let store = HistoryStore(path: path)
+        try store.save(run)
+        try store.save(run)
+        #expect(try store.runs().count == 2)
+        #expect(try store.trend(caseID: "s/c").points.map(\.status) == [.failed, .passed])
+        let counts = try store.open().query("SELECT (SELECT count(*) FROM case_results), (SELECT count(*) FROM attempts)") { [$0.int(0), $0.int(1)] }
+        #expect(counts.first == [2, 2])
+    }
+
+    @Test func attemptsKeepMetricsViolationKeywordsUsageAndDuration() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = HistoryStore(path: path)
+        try store.save(syntheticRun(day: 2, [SyntheticCase(suite: "s", caseID: "c", passes: true, flaky: true)]))
+        let rows = try store.open().query("SELECT attempt, status, metrics, violations, input_tokens, output_tokens, duration_ms FROM attempts ORDER BY attempt") {
+            [String($0.int(0)), $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3) ?? "", String($0.int(4)), String($0.int(5)), String($0.double(6))]
+        }
+        #expect(rows.count == 2)
+        #expect(rows[1][1] == "failed" && rows[1][2].contains("\"name\":\"equals\"") && rows[1][3] == "{}")
+        #expect(rows[0][4] == "10" && rows[0][5] == "1" && rows[0][6] == "2.0")
+        func violation(_ keyword: Violation.Keyword) -> Violation {
+            Violation(path: "/a", keyword: keyword, expected: .init(kind: .null), actual: .init(kind: .null), message: "x")
+        }
+        #expect(HistoryWriter.violationCounts([violation(.required), violation(.required), violation(.type)]) == ["required": 2, "type": 1])
+        #expect(try store.trend(caseID: "s/c").points.first?.status == .flaky)
+    }
+
+    @Test func aVersionOneFileIsMigratedForwardKeepingItsRuns() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let old = try SQLiteDatabase(path: path, create: true)
+        try old.execute(HistorySchema.version1)
+        try old.execute("UPDATE schema_version SET version = 1")
+        try old.execute("""
+            INSERT INTO runs (run_id, started_at, recorded_at, engine, fingerprint, arguments, paths, total, passed, failed, flaky,
+                              errored, known_issues, skipped, gates_failed, attempts)
+            VALUES ('old-run', '2026-10-01T00:00:00Z', '2026-10-01T00:00:00Z', 'scripted', '{}', '[]', '[]', 1, 1, 0, 0, 0, 0, 0, 0, 1);
+            INSERT INTO cases (case_key, suite, case_name) VALUES ('s/c', 's', 'c');
+            INSERT INTO case_results (run, case_ref, status, gate_holds, fails_run, passes, pass_rate, tags, reason, duration_ms)
+            VALUES (1, 1, 'passed', 1, 0, 1, 1.0, '[]', 'ok', 1.0);
+            """)
+        let store = HistoryStore(path: path)
+        try store.save(syntheticRun(day: 2, [SyntheticCase(suite: "s", caseID: "c", passes: false)]))
+        #expect(try store.version(store.open()) == HistorySchema.currentVersion)
+        #expect(try store.trend(caseID: "s/c").points.map(\.status) == [.passed, .failed])
+        #expect(try store.trend(caseID: "s/c").isRegression)
+        let columns = try store.open().query("SELECT name FROM pragma_table_info('attempts')") { $0.text(0) ?? "" }
+        #expect(columns.contains("retries"))
+    }
+
+    @Test func aNewerVersionIsRefusedWithAClearError() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try HistoryStore(path: path).save(syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "c", passes: true)]))
+        try SQLiteDatabase(path: path, create: false).execute("UPDATE schema_version SET version = 99")
+        let error = #expect(throws: ReportError.self) {
+            try HistoryStore(path: path).save(syntheticRun(day: 2, [SyntheticCase(suite: "s", caseID: "c", passes: true)]))
+        }
+        #expect(error?.message == "history \(path): schema version 99 is newer than this fmeval's \(HistorySchema.currentVersion); "
+            + "use the fmeval that wrote it (or a newer one), or pass another --history FILE")
+    }
+
+    @Test func aCorruptFileOrAnotherDatabaseIsRefusedNamingTheFile() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: path))
+        let corrupt = #expect(throws: ReportError.self) {
+            try HistoryStore(path: path).save(syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "c", passes: true)]))
+        }
+        #expect(corrupt?.message.hasPrefix("history \(path): not a usable SQLite database (file is not a database)") == true)
+        #expect(corrupt?.message.contains("--no-history") == true && corrupt?.isInfrastructure == false)
+
+        let other = folder.appendingPathComponent("other.sqlite").path
+        try SQLiteDatabase(path: other, create: true).execute("CREATE TABLE notes (text TEXT)")
+        let foreign = #expect(throws: ReportError.self) { try HistoryStore(path: other).runs() }
+        #expect(foreign?.message.contains("not an fmeval history") == true)
+        let missing = #expect(throws: ReportError.self) { try HistoryStore(path: folder.appendingPathComponent("none.sqlite").path, create: false).runs() }
+        #expect(missing?.message.contains("no such file") == true)
+    }
+
+    @Test func twoConnectionsWritingAtOnceLoseNothing() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases = (0..<50).map { SyntheticCase(suite: "s", caseID: "c\($0)", passes: $0 % 3 != 0) }
+        let runs = (1...20).map { syntheticRun(day: 1 + $0 % 28, cases) }
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            for run in stride(from: writer, to: runs.count, by: 2) {
+                do { try HistoryStore(path: path).save(runs[run]) } catch { failures.withLock { $0.append("\(error)") } }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let store = HistoryStore(path: path, create: false)
+        #expect(try store.runs().count == 20)
+        #expect(try store.open().query("SELECT count(*) FROM case_results") { $0.int(0) }.first == 20 * 50)
+        #expect(try store.open().query("PRAGMA journal_mode") { $0.text(0) }.first == "wal")
+    }
+
+    @Test func aRecordedRunAsBaselineClassifiesLikeItsResultsFile() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let runs = tenRuns()
+        try record(runs, at: path)
+        let file = folder.appendingPathComponent("day6.json").path
+        try ResultsFile.write(runs[5].run, to: file)
+        let store = HistoryStore(path: path, create: false)
+        let fromHistory = try store.baseline(try store.run(named: "6"))
+        #expect(fromHistory.run.id == runs[5].run.run.id && fromHistory.summary == runs[5].run.summary)
+        let current = runs[9].run
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let viaFile = try encoder.encode(BaselineComparison(baseline: try ResultsFile.load(file), current: current))
+        let viaHistory = try encoder.encode(BaselineComparison(baseline: fromHistory, current: current))
+        #expect(String(decoding: viaHistory, as: UTF8.self) == String(decoding: viaFile, as: UTF8.self))
+        #expect(BaselineComparison(baseline: fromHistory, current: current).entries(.regression).map(\.id) == ["a/breaks"])
+    }
+}
+
