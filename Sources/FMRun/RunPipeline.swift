@@ -35,6 +35,8 @@ public struct RunRequest: Sendable {
     public var resultsPath: String
     /// The command-line arguments, recorded in the run info.
     public var arguments: [String] = []
+    /// `--guide-enforcement`: the profile for every case, over the suites' `guideEnforcement`.
+    public var guideEnforcement: GuideEnforcement?
 
     /// A request to run `paths`, writing results to `resultsPath`.
     public init(paths: [String], resultsPath: String) {
@@ -85,7 +87,11 @@ public enum RunPipeline {
             let lines = diagnostics.map(\.description) + engineProblems
             throw RunnerError.invalidInput(lines.joined(separator: "\n") + "\n\(lines.count) error(s); nothing was run. Fix them (see 'fmeval validate').")
         }
-        let known = loaded.expandedCases
+        let known = loaded.expandedCases.map { item in
+            var item = item
+            if let enforcement = request.guideEnforcement { item.settings.guideEnforcement = enforcement }
+            return item
+        }
         var cases = known
         if cases.isEmpty {
             throw RunnerError.invalidInput("no cases found in \(paths.joined(separator: " ")); give suite files or folders holding them")

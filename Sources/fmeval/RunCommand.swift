@@ -15,7 +15,7 @@ struct RunCommand: Command {
                       [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] \(ReportFlags.usage(providing: [.results]))
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
                       [--resume FILE | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
-                      [--check-determinism] [--color auto|always|never]
+                      [--check-determinism] [--guide-enforcement device|strict] [--color auto|always|never]
 
     Loads suites (files or folders; default: suites/), validates them (any error stops the run with exit 2
     before anything executes), runs every case × variant × repeat through a session on the engine, scores
@@ -53,6 +53,9 @@ struct RunCommand: Command {
                              journal; FILE's journal when FILE was never written) whose definition and
                              engine are unchanged; the others run again, and a line says which and why
       --check-determinism    rerun each greedy attempt and flag any divergence (exit 1)
+      --guide-enforcement P  which guides the grammar enforces, over every suite's `guideEnforcement`:
+                             strict (every guide; default) or device (what the on-device decoder
+                             enforces, no loop guards); see docs/device-differences.md
       --color WHEN           auto (default: colour when standard output is a terminal, NO_COLOR is unset or
                              empty and TERM is not dumb), always (even with NO_COLOR), never
     \(ReportFlags.help)
@@ -91,6 +94,12 @@ struct RunCommand: Command {
         let retryErrors = try args.option("--retry-errors")
         let failFast = args.flag("--fail-fast", short: "-x")
         let checkDeterminism = args.flag("--check-determinism")
+        let guideEnforcement = try args.option("--guide-enforcement").map { name in
+            guard let enforcement = GuideEnforcement(rawValue: name) else {
+                throw CLIError.invalidInput("run: --guide-enforcement must be device or strict, not '\(name)'")
+            }
+            return enforcement
+        }
         let color = try colorChoice(try args.option("--color"))
         var reports = try ReportFlags.parse(&args)
         let paths = try args.finish()
@@ -111,6 +120,7 @@ struct RunCommand: Command {
         request.model = model
         request.engineOptions = engineFlags.options
         request.variants = variants
+        request.guideEnforcement = guideEnforcement
         request.filter = filter
         request.cassette = cassette
         request.record = record
