@@ -64,7 +64,7 @@ struct AttemptExecutor {
             maxToolCalls: item.settings.maxToolCalls,
             baseDirectory: (item.location.file as NSString).deletingLastPathComponent)
         configuration.commands = item.commands
-        configuration.guideEnforcement = item.settings.guideEnforcement
+        configuration.guideEnforcement = item.settings.guideEnforcement == .device ? .device : nil
         configuration.loopGuards = item.settings.loopGuards
         return configuration
     }

@@ -93,3 +93,12 @@ import Testing
                 "an enforced choice is not a free string")
     }
 }
+
+/// Integer enums (read as single-value choices) are enforced exactly by the grammar.
+@Suite struct NumberEnumGrammarTests {
+    @Test func onlyTheListedIntegersAreGenerated() throws {
+        let grammar = try Grammar.json(schema: GenerationSchema(json: #"{"type":"integer","enum":[1,3,10]}"#))
+        for text in ["1", "3", "10"] { #expect(grammar.accepts(Array(text.utf8)), "\(text)") }
+        for text in ["2", "0", "100", "-1", "1.0"] { #expect(!grammar.accepts(Array(text.utf8)), "\(text)") }
+    }
+}

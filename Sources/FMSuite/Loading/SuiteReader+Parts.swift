@@ -18,14 +18,23 @@ extension SuiteReader {
         guard let content = content(source) else { return nil }
         do {
             return try GenerationSchema(content: content)
-        } catch let error as JSONFormatError {
-            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what): \(error.message)"))
-        } catch let error as SchemaError {
-            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what) does not build: \(error)"))
         } catch {
-            report(source, "\(what) does not build: \(error)")
+            let problems = GenerationSchema.problems(in: content)
+            for problem in problems.isEmpty ? [error] : problems { reportSchemaProblem(problem, in: source, what) }
         }
         return nil
+    }
+
+    /// One problem of a schema read from `source`, at the node its JSON path names.
+    private func reportSchemaProblem(_ problem: Error, in source: YAMLNode, _ what: String) {
+        switch problem {
+        case let error as JSONFormatError:
+            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what): \(error.message)"))
+        case let error as SchemaError:
+            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what) does not build: \(error)"))
+        default:
+            report(source, "\(what) does not build: \(problem)")
+        }
     }
 
     /// `generating:` — a type name, `{enum: [...]}`, `{type: NAME}` or `{schema: inline-or-file}`.

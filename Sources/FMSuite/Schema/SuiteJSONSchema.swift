@@ -152,7 +152,7 @@ public enum SuiteJSONSchema {
         "x-order": { "type": "array", "items": { "type": "string" }, "description": "The order properties are generated in." },
         "required": { "type": "array", "items": { "type": "string" }, "description": "Properties that must be present." },
         "additionalProperties": { "type": "boolean", "description": "Must be false when given: objects are closed." },
-        "enum": { "type": "array", "items": { "type": "string" }, "description": "A string's allowed values." },
+        "enum": { "type": "array", "items": { "type": ["string", "number"] }, "description": "The allowed values: strings for a string, numbers for an integer or number (read as single-value ranges)." },
         "pattern": { "type": "string", "description": "A regular expression a string must match." },
         "minimum": { "type": "number", "description": "A number's least value." },
         "maximum": { "type": "number", "description": "A number's greatest value." },
