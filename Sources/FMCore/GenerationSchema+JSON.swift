@@ -5,8 +5,9 @@ extension GenerationSchema {
         try self.init(content: try GeneratedContent(json: json))
     }
 
-    /// Reads a schema from its JSON value; errors name the JSON path.
-    public init(content: GeneratedContent) throws {
+    /// Reads a schema; with a `collector`, a property, element, choice or definition that cannot be read
+    /// is recorded there and read as `null`, so that every problem is found in one pass.
+    init(content: GeneratedContent, collector: SchemaProblemCollector?) throws {
         let reader = try ObjectReader(content, at: "", what: "a generation schema")
         var definitions: [Definition] = []
         if let defs = reader.optional("$defs") {
@@ -15,11 +16,35 @@ extension GenerationSchema {
                 throw JSONFormatError(path: defsPath, message: "expected $defs as an object mapping type names to schemas, found \(defs.typeName)")
             }
             for member in members {
-                definitions.append(Definition(name: member.key, node: try SchemaNodeDecoder.node(member.value, at: jsonPointer(defsPath, member.key))))
+                definitions.append(Definition(name: member.key, node: try SchemaNodeDecoder.child(member.value, at: jsonPointer(defsPath, member.key),
+                                                                                                    collector)))
             }
         }
-        let root = try SchemaNodeDecoder.node(content, at: "", isRoot: true)
-        try self.init(root: root, definitions: definitions)
+        let root = try SchemaNodeDecoder.node(content, at: "", isRoot: true, collector: collector)
+        if collector == nil {
+            try self.init(root: root, definitions: definitions)
+        } else {
+            self.init(unchecked: root, definitions: definitions)
+        }
+    }
+
+    /// Reads a schema from its JSON value; errors name the JSON path.
+    public init(content: GeneratedContent) throws {
+        try self.init(content: content, collector: nil)
+    }
+
+    /// Every problem of the schema JSON `content`, each located by its JSON path: `JSONFormatError`s
+    /// for wrong shapes and keys the dialect cannot carry, and `SchemaError`s for an unusable schema.
+    /// Empty when `init(content:)` succeeds; its error is always the first one listed here.
+    public static func problems(in content: GeneratedContent) -> [Error] {
+        let collector = SchemaProblemCollector()
+        do {
+            let schema = try GenerationSchema(content: content, collector: collector)
+            collector.problems += SchemaChecker(schema: schema).problems()
+        } catch {
+            collector.problems.append(error)
+        }
+        return collector.problems
     }
 
     /// Reads a schema embedded in a larger document at the JSON pointer `path`; errors carry the full path.
@@ -76,8 +101,32 @@ enum SchemaNodeDecoder {
         "array": ["items", "minItems", "maxItems"],
     ]
 
-    static func node(_ content: GeneratedContent, at path: String, isRoot: Bool = false) throws -> GenerationSchema.Node {
+    /// Keywords of JSON Schema that the Foundation Models dialect cannot carry, and what to write instead.
+    static let unsupportedKeys: [String: String] = [
+        "default": "Foundation Models schemas have no \"default\": the model writes every property it generates. "
+            + "Leave the property out of \"required\" and apply the default where the value is used, or say it in the description",
+        "format": "Foundation Models schemas have no \"format\"; write a \"pattern\" instead, for example "
+            + "date \"\\d{4}-\\d{2}-\\d{2}\", time \"\\d{2}:\\d{2}:\\d{2}\", "
+            + "uuid \"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\"",
+    ]
+
+    /// A property, element, choice or definition: read, or (with a collector) recorded and read as `null`.
+    static func child(_ content: GeneratedContent, at path: String, _ collector: SchemaProblemCollector?) throws -> GenerationSchema.Node {
+        guard let collector else { return try node(content, at: path) }
+        do {
+            return try node(content, at: path, collector: collector)
+        } catch {
+            collector.problems.append(error)
+            return GenerationSchema.Node(.null)
+        }
+    }
+
+    static func node(_ content: GeneratedContent, at path: String, isRoot: Bool = false,
+                     collector: SchemaProblemCollector? = nil) throws -> GenerationSchema.Node {
         let reader = try ObjectReader(content, at: path, what: "a schema")
+        for key in unsupportedKeys.keys.sorted() where reader.optional(key) != nil {
+            throw JSONFormatError(path: reader.path(key), message: unsupportedKeys[key]!)
+        }
         let title = try reader.optionalString("title", "the title")
         let description = try reader.optionalString("description", "the description")
         let rootKeys = isRoot ? ["$defs"] : []
@@ -88,17 +137,22 @@ enum SchemaNodeDecoder {
         }
         if let choices = try reader.optionalArray("anyOf", "the anyOf choices") {
             try reader.rejectUnknownKeys(["anyOf"] + annotationKeys + rootKeys, in: "an anyOf schema")
-            let nodes = try choices.enumerated().map { try node($0.element, at: jsonPointer(reader.path("anyOf"), String($0.offset))) }
+            let nodes = try choices.enumerated().map { try child($0.element, at: jsonPointer(reader.path("anyOf"), String($0.offset)), collector) }
             return GenerationSchema.Node(.anyOf(nodes), title: title, description: description)
         }
         let type = try reader.string("type", "the JSON type: object, string, integer, number, boolean, null or array; or use $ref or anyOf")
         guard let typeKeys = keysByType[type] else {
             throw JSONFormatError(path: reader.path("type"), message: "unknown type \"\(type)\"; use object, string, integer, number, boolean, null or array")
         }
+        if type == "integer" || type == "number", let values = try reader.optionalArray("enum", "the enum values") {
+            try reader.rejectUnknownKeys(["type", "enum"] + annotationKeys + rootKeys, in: "a \(type) enum")
+            return GenerationSchema.Node(.anyOf(try numberChoices(values, type: type, at: reader.path("enum"))),
+                                         title: title, description: description)
+        }
         try reader.rejectUnknownKeys(["type"] + typeKeys + annotationKeys + rootKeys, in: "a schema of type \(type)")
         let kind: GenerationSchema.Kind
         switch type {
-        case "object": kind = .object(try object(reader))
+        case "object": kind = .object(try object(reader, collector))
         case "string":
             var choices: [String]?
             if let values = try reader.optionalArray("enum", "the enum values") {
@@ -117,7 +171,7 @@ enum SchemaNodeDecoder {
         case "null": kind = .null
         default:
             let items = try reader.required("items", "the schema of the array's elements")
-            kind = .array(.init(items: try node(items, at: reader.path("items")),
+            kind = .array(.init(items: try child(items, at: reader.path("items"), collector),
                                 minItems: try reader.optionalCount("minItems", "minItems"),
                                 maxItems: try reader.optionalCount("maxItems", "maxItems")))
         }
@@ -133,10 +187,34 @@ enum SchemaNodeDecoder {
         return unescapePointerToken(text.dropFirst(prefix.count))
     }
 
-    static func object(_ reader: ObjectReader) throws -> GenerationSchema.ObjectSchema {
+    /// An integer or number `enum`, as the dialect carries it: an `anyOf` of single-value ranges
+    /// (`minimum` = `maximum` = each value).
+    static func numberChoices(_ values: [GeneratedContent], type: String, at path: String) throws -> [GenerationSchema.Node] {
+        try values.enumerated().map { index, value in
+            guard case .number(let number) = value.kind, number.isFinite else {
+                throw JSONFormatError(path: jsonPointer(path, String(index)), message: "expected a number as an enum value of a \(type), found \(value.typeName)")
+            }
+            if type == "integer" && number.rounded() != number {
+                throw JSONFormatError(path: jsonPointer(path, String(index)),
+                                      message: "an integer enum value must be a whole number, not \(value.jsonString); use type number")
+            }
+            let bounds = GenerationSchema.NumberBounds(minimum: number, maximum: number, exactMinimum: value.exactInteger,
+                                                       exactMaximum: value.exactInteger)
+            return GenerationSchema.Node(type == "integer" ? .integer(bounds) : .number(bounds))
+        }
+    }
+
+    static func object(_ reader: ObjectReader, _ collector: SchemaProblemCollector?) throws -> GenerationSchema.ObjectSchema {
         let propertiesPath = reader.path("properties")
+        let additional = try reader.optionalBool("additionalProperties", "additionalProperties")
+        let declared = reader.optional("properties")
+        if declared == nil && additional != false || additional == true && declared?.orderedProperties?.isEmpty == true {
+            throw JSONFormatError(path: reader.path, message: "a free-form object (no properties) cannot be declared in the Foundation Models "
+                + "dialect: every object it generates has a fixed set of properties. List the properties (an object that takes none is "
+                + "\"properties\": {}), or take the data as a string holding JSON")
+        }
         var members: [(key: String, value: GeneratedContent)] = []
-        if let properties = reader.optional("properties") {
+        if let properties = declared {
             guard let ordered = properties.orderedProperties else {
                 throw JSONFormatError(path: propertiesPath, message: "expected properties as an object mapping names to schemas, found \(properties.typeName)")
             }
@@ -173,11 +251,17 @@ enum SchemaNodeDecoder {
         }
         let byName = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         let properties = try order.map { name in
-            GenerationSchema.Property(name: name, node: try node(byName[name]!, at: jsonPointer(propertiesPath, name)),
+            GenerationSchema.Property(name: name, node: try child(byName[name]!, at: jsonPointer(propertiesPath, name), collector),
                                       isRequired: required.contains(name))
         }
-        return .init(properties: properties, additionalProperties: try reader.optionalBool("additionalProperties", "additionalProperties"))
+        return .init(properties: properties, additionalProperties: additional)
     }
+}
+
+/// The problems found while reading a schema in `GenerationSchema.problems(in:)`, in the order found.
+final class SchemaProblemCollector {
+    /// The problems so far.
+    var problems: [Error] = []
 }
 
 /// Turns a `GenerationSchema.Node` into its JSON value.

@@ -26,6 +26,16 @@ public struct GenerationSchema: Hashable, Sendable {
         try SchemaChecker(schema: self).check()
     }
 
+    /// A schema built without checks; `problems(in:)` checks it and reports every problem at once.
+    init(unchecked root: Node, definitions: [Definition]) {
+        self.root = root
+        self.definitions = definitions
+        self.definitionIndex = [:]
+        for (position, definition) in definitions.enumerated() where definitionIndex[definition.name] == nil {
+            definitionIndex[definition.name] = position
+        }
+    }
+
     /// One named schema in `$defs`.
     public struct Definition: Hashable, Sendable {
         /// The name `$ref` uses (`#/$defs/NAME`).

@@ -70,54 +70,62 @@ public enum SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Walks a schema once and reports the first `SchemaError` in it.
+/// Walks a schema once and reports its `SchemaError`s: the first (`check`) or all of them (`problems`).
 struct SchemaChecker {
     let schema: GenerationSchema
 
+    /// Throws the first problem.
     func check() throws {
+        if let first = problems().first { throw first }
+    }
+
+    /// Every problem, in the order the walk meets them (undefined references last, as one problem).
+    func problems() -> [SchemaError] {
+        var found: [SchemaError] = []
         var undefined: [String] = []
         var firstUndefinedPath = ""
         var firstUndefinedSchema = ""
-        func visit(_ node: GenerationSchema.Node, path: String, owner: String) throws {
+        func visit(_ node: GenerationSchema.Node, path: String, owner: String) {
             let owner = node.title ?? owner
             switch node.kind {
             case .object(let object):
                 var seen = Set<String>()
                 for property in object.properties {
                     guard seen.insert(property.name).inserted else {
-                        throw SchemaError.duplicateProperty(schema: owner, property: property.name, path: jsonPointer(path, "properties"))
+                        found.append(.duplicateProperty(schema: owner, property: property.name, path: jsonPointer(path, "properties")))
+                        continue
                     }
-                    try visit(property.node, path: jsonPointer(jsonPointer(path, "properties"), property.name), owner: owner)
+                    visit(property.node, path: jsonPointer(jsonPointer(path, "properties"), property.name), owner: owner)
                 }
             case .string(let string):
                 if let choices = string.choices, choices.isEmpty {
-                    throw SchemaError.emptyTypeChoices(schema: owner, path: path)
+                    found.append(.emptyTypeChoices(schema: owner, path: path))
                 }
                 if let pattern = string.pattern {
                     do {
                         _ = try RegexPattern(pattern)
                     } catch let error as PatternSyntaxError {
-                        throw SchemaError.invalidPattern(schema: owner, pattern: pattern, reason: error.description, path: jsonPointer(path, "pattern"))
+                        found.append(.invalidPattern(schema: owner, pattern: pattern, reason: error.description, path: jsonPointer(path, "pattern")))
+                    } catch {
+                        found.append(.invalidPattern(schema: owner, pattern: pattern, reason: "\(error)", path: jsonPointer(path, "pattern")))
                     }
                 }
             case .array(let array):
                 if let negative = [array.minItems, array.maxItems].compactMap({ $0 }).first(where: { $0 < 0 }) {
-                    throw SchemaError.unsatisfiableBounds(schema: owner, detail: "an element count of \(negative) is negative", path: path)
+                    found.append(.unsatisfiableBounds(schema: owner, detail: "an element count of \(negative) is negative", path: path))
+                } else if let minimum = array.minItems, let maximum = array.maxItems, minimum > maximum {
+                    found.append(.unsatisfiableBounds(schema: owner, detail: "minItems \(minimum) is above maxItems \(maximum)", path: path))
                 }
-                if let minimum = array.minItems, let maximum = array.maxItems, minimum > maximum {
-                    throw SchemaError.unsatisfiableBounds(schema: owner, detail: "minItems \(minimum) is above maxItems \(maximum)", path: path)
-                }
-                try visit(array.items, path: jsonPointer(path, "items"), owner: owner)
+                visit(array.items, path: jsonPointer(path, "items"), owner: owner)
             case .integer(let bounds), .number(let bounds):
                 if let minimum = bounds.minimum, let maximum = bounds.maximum, minimum > maximum {
-                    throw SchemaError.unsatisfiableBounds(schema: owner, detail: "minimum \(GeneratedContent.format(number: minimum)) is above maximum \(GeneratedContent.format(number: maximum))", path: path)
-                }
-                if case .integer = node.kind, let minimum = bounds.minimum, let maximum = bounds.maximum, minimum.rounded(.up) > maximum.rounded(.down) {
-                    throw SchemaError.unsatisfiableBounds(schema: owner, detail: "no integer lies between \(GeneratedContent.format(number: minimum)) and \(GeneratedContent.format(number: maximum))", path: path)
+                    found.append(.unsatisfiableBounds(schema: owner, detail: "minimum \(GeneratedContent.format(number: minimum)) is above maximum \(GeneratedContent.format(number: maximum))", path: path))
+                } else if case .integer = node.kind, let minimum = bounds.minimum, let maximum = bounds.maximum, minimum.rounded(.up) > maximum.rounded(.down) {
+                    found.append(.unsatisfiableBounds(schema: owner, detail: "no integer lies between \(GeneratedContent.format(number: minimum)) and \(GeneratedContent.format(number: maximum))", path: path))
                 }
             case .reference(let name):
                 if schema.definition(named: name) != nil && schema.resolve(node) == nil {
-                    throw SchemaError.circularReference(schema: owner, reference: name, path: jsonPointer(path, "$ref"))
+                    found.append(.circularReference(schema: owner, reference: name, path: jsonPointer(path, "$ref")))
                 }
                 if schema.definition(named: name) == nil && !undefined.contains(name) {
                     if undefined.isEmpty {
@@ -127,21 +135,22 @@ struct SchemaChecker {
                     undefined.append(name)
                 }
             case .anyOf(let choices):
-                if choices.isEmpty { throw SchemaError.emptyTypeChoices(schema: owner, path: path) }
+                if choices.isEmpty { found.append(.emptyTypeChoices(schema: owner, path: path)) }
                 for (position, choice) in choices.enumerated() {
-                    try visit(choice, path: jsonPointer(jsonPointer(path, "anyOf"), String(position)), owner: owner)
+                    visit(choice, path: jsonPointer(jsonPointer(path, "anyOf"), String(position)), owner: owner)
                 }
             case .boolean, .null:
                 break
             }
         }
-        try visit(schema.root, path: "", owner: schema.root.title ?? "root")
+        visit(schema.root, path: "", owner: schema.root.title ?? "root")
         for definition in schema.definitions {
-            try visit(definition.node, path: jsonPointer("/$defs", definition.name), owner: definition.name)
+            visit(definition.node, path: jsonPointer("/$defs", definition.name), owner: definition.name)
         }
         if !undefined.isEmpty {
-            throw SchemaError.undefinedReferences(schema: firstUndefinedSchema, references: undefined, path: firstUndefinedPath)
+            found.append(.undefinedReferences(schema: firstUndefinedSchema, references: undefined, path: firstUndefinedPath))
         }
+        return found
     }
 }
 

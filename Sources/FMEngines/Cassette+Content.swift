@@ -55,7 +55,7 @@ extension EngineEvent {
 }
 
 extension EngineResponse {
-    /// Reads `{"text", "content"?, "toolCalls", "finishReason", "usage"}` at JSON path `path`.
+    /// Reads `{"text", "content"?, "toolCalls", "finishReason", "usage", "grammarLimits"?}` at JSON path `path`.
     init(content: GeneratedContent, at path: String) throws {
         let reason = try string(content, "finishReason", at: path)
         guard let finish = FinishReason(rawValue: reason) else {
@@ -70,6 +70,7 @@ extension EngineResponse {
                   toolCalls: calls, finishReason: finish,
                   usage: Usage(inputTokens: count("inputTokens"), cachedInputTokens: count("cachedInputTokens"),
                                outputTokens: count("outputTokens"), reasoningTokens: count("reasoningTokens")))
+        grammarLimits = content["grammarLimits"]?.arrayValue?.compactMap(GrammarLimitCut.init(content:))
     }
 }
 

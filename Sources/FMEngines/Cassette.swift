@@ -38,7 +38,7 @@ public struct Cassette: Codable, Sendable {
     public static func canonicalContent(of request: EngineRequest, engine: EngineIdentity) -> GeneratedContent {
         var identity: [(String, GeneratedContent)] = [("name", GeneratedContent(engine.name)), ("model", GeneratedContent(engine.model))]
         if let hash = engine.modelHash { identity.append(("modelHash", GeneratedContent(hash))) }
-        return GeneratedContent(properties: [
+        var members: [(String, GeneratedContent)] = [
             ("engine", GeneratedContent(properties: identity)),
             ("transcript", request.transcript.content),
             ("options", request.options.content),
@@ -46,7 +46,10 @@ public struct Cassette: Codable, Sendable {
             ("tools", GeneratedContent(request.tools.map(\.content))),
             ("constrained", GeneratedContent(request.constrained)),
             ("includeSchemaInPrompt", GeneratedContent(request.includeSchemaInPrompt)),
-        ])
+        ]
+        if let enforcement = request.guideEnforcement { members.append(("guideEnforcement", GeneratedContent(enforcement.rawValue))) }
+        if let guards = request.loopGuards { members.append(("loopGuards", guards.content)) }
+        return GeneratedContent(properties: members)
     }
 
     /// Reads a cassette file; errors name the file and say what to do.

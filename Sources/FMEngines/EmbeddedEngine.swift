@@ -93,42 +93,58 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
         if !tools.isEmpty, let calls = EmbeddedOutputParser.toolCalls(in: text, lenient: request.schema == nil,
                                                                          transcript: request.transcript) {
             for call in calls { onEvent(.toolCall(call)) }
-            return EngineResponse(text: "", toolCalls: calls, finishReason: .toolCalls, usage: usage)
+            var response = EngineResponse(text: "", toolCalls: calls, finishReason: .toolCalls, usage: usage)
+            if constraint?.enforced == true && request.constrained {
+                let options = Self.grammarOptions(for: request)
+                response.grammarLimits = calls.flatMap { call in
+                    tools.first { $0.name == call.name }.map {
+                        GrammarLimitCuts.find(in: call.arguments, schema: $0.parameters, options: options, tool: call.name)
+                    } ?? []
+                }.nonEmpty
+            }
+            return response
         }
         stream.flush()
         var content: GeneratedContent?
         if let schema = request.schema {
             content = EmbeddedOutputParser.structure(in: text, exact: constraint?.enforced ?? false, schema: schema)
         }
-        return EngineResponse(text: text, content: content, finishReason: finish, usage: usage)
+        var response = EngineResponse(text: text, content: content, finishReason: finish, usage: usage)
+        if let content, let schema = request.schema, constraint?.enforced == true {
+            response.grammarLimits = GrammarLimitCuts.find(in: content, schema: schema, options: Self.grammarOptions(for: request)).nonEmpty
+        }
+        return response
     }
 
-    /// The grammar channel's options: compact JSON with one optional space after separators, and loop
-    /// guards for a small greedy model (strings up to 200 bytes, unbounded arrays up to 3 elements,
-    /// a definition nested in itself at most once). Every document they allow still satisfies the schema.
-    public static let grammarOptions = GrammarOptions(allowsSpaceAfterSeparators: true, maximumStringBytes: 200,
-                                                      maximumUnboundedItems: 3, maximumRecursionDepth: 1)
+    /// The grammar channel's options for `request`: compact JSON with one optional space after
+    /// separators, the request's guide-enforcement profile, and its loop guards (by default, under
+    /// `strict`, `LoopGuards.embeddedDefault`: strings up to 200 bytes, unbounded arrays up to 3
+    /// elements, a definition nested in itself at most once; none under `device`).
+    public static func grammarOptions(for request: EngineRequest) -> GrammarOptions {
+        GrammarOptions(enforcement: request.enforcement, loopGuards: request.effectiveLoopGuards)
+    }
 
     /// The grammar constraint for `request`, or nil for free generation. With `constrained: false` only
     /// `toolCallingMode: required` is still enforced: a call of a defined tool, arguments any JSON object
     /// (the mode is session semantics; the argument schema is a guide the prompt channel only shows).
     private func makeConstraint(for request: EngineRequest, tools: [ToolDefinition]) throws -> EmbeddedConstraint? {
         let prefix = EmbeddedPromptFormat.toolCallPrefix
+        let options = Self.grammarOptions(for: request)
         guard request.constrained else {
             guard !tools.isEmpty && request.toolCallingMode == .required else { return nil }
-            let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, enforcesArguments: false, vocabulary: vocabulary)
+            let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, enforcesArguments: false, options: options, vocabulary: vocabulary)
             return EmbeddedConstraint(table: table, activation: .always)
         }
         if !tools.isEmpty && request.toolCallingMode == .required {
-            let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, enforcesArguments: true, vocabulary: vocabulary)
+            let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, enforcesArguments: true, options: options, vocabulary: vocabulary)
             return EmbeddedConstraint(table: table, activation: .always)
         }
         if let schema = request.schema {
-            let table = try grammars.table(schema: schema, tools: tools, prefix: prefix, enforcesArguments: true, vocabulary: vocabulary)
+            let table = try grammars.table(schema: schema, tools: tools, prefix: prefix, enforcesArguments: true, options: options, vocabulary: vocabulary)
             return EmbeddedConstraint(table: table, activation: .always)
         }
         guard !tools.isEmpty else { return nil }
-        let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, enforcesArguments: true, vocabulary: vocabulary)
+        let table = try grammars.table(schema: nil, tools: tools, prefix: prefix, enforcesArguments: true, options: options, vocabulary: vocabulary)
         return EmbeddedConstraint(table: table, activation: .afterPrefix(Array(prefix.utf8)))
     }
 
@@ -172,6 +188,7 @@ final class GrammarCache: @unchecked Sendable {
         var tools: [ToolDefinition]
         var prefix: String
         var enforcesArguments: Bool
+        var options: GrammarOptions
     }
 
     private var tables: [Key: TokenTable] = [:]
@@ -179,15 +196,20 @@ final class GrammarCache: @unchecked Sendable {
 
     /// The table for a response grammar, compiling it on first use.
     func table(schema: GenerationSchema?, tools: [ToolDefinition], prefix: String, enforcesArguments: Bool,
-               vocabulary: TokenVocabulary) throws -> TokenTable {
-        let key = Key(schema: schema, tools: tools, prefix: prefix, enforcesArguments: enforcesArguments)
+               options: GrammarOptions, vocabulary: TokenVocabulary) throws -> TokenTable {
+        let key = Key(schema: schema, tools: tools, prefix: prefix, enforcesArguments: enforcesArguments, options: options)
         lock.lock()
         defer { lock.unlock() }
         if let table = tables[key] { return table }
         let grammar = try Grammar.response(schema: schema, tools: tools, toolCallPrefix: prefix,
-                                           enforcesArguments: enforcesArguments, options: EmbeddedEngine.grammarOptions)
+                                           enforcesArguments: enforcesArguments, options: options)
         let table = TokenTable(grammar: grammar, vocabulary: vocabulary)
         tables[key] = table
         return table
     }
+}
+
+private extension Array {
+    /// The array, or nil when it is empty (optional response fields are left out when empty).
+    var nonEmpty: [Element]? { isEmpty ? nil : self }
 }

@@ -14,14 +14,37 @@ public struct GrammarOptions: Hashable, Sendable {
     public var maximumUnboundedItems: Int?
     /// How many times a definition may contain itself (deeper recursion must take a non-recursive choice).
     public var maximumRecursionDepth: Int?
+    /// Which guides are enforced: every one (`strict`), or what the on-device decoder enforces (`device`).
+    public var enforcement: GuideEnforcement
 
-    /// Options; by default one optional space after separators and no loop guards.
+    /// Options; by default one optional space after separators, no loop guards, every guide enforced.
     public init(allowsSpaceAfterSeparators: Bool = true, maximumStringBytes: Int? = nil,
-                maximumUnboundedItems: Int? = nil, maximumRecursionDepth: Int? = nil) {
+                maximumUnboundedItems: Int? = nil, maximumRecursionDepth: Int? = nil,
+                enforcement: GuideEnforcement = .strict) {
         self.allowsSpaceAfterSeparators = allowsSpaceAfterSeparators
         self.maximumStringBytes = maximumStringBytes
         self.maximumUnboundedItems = maximumUnboundedItems
         self.maximumRecursionDepth = maximumRecursionDepth
+        self.enforcement = enforcement
+    }
+
+    /// Options for a profile and its loop guards, with one optional space after separators.
+    public init(enforcement: GuideEnforcement, loopGuards: LoopGuards) {
+        self.init(maximumStringBytes: loopGuards.maximumStringBytes, maximumUnboundedItems: loopGuards.maximumUnboundedItems,
+                  maximumRecursionDepth: loopGuards.maximumRecursionDepth, enforcement: enforcement)
+    }
+
+    /// The loop guards these options apply.
+    public var loopGuards: LoopGuards {
+        LoopGuards(maximumStringBytes: maximumStringBytes, maximumUnboundedItems: maximumUnboundedItems,
+                   maximumRecursionDepth: maximumRecursionDepth)
+    }
+
+    /// Whether string choices (`enum`, or an `anyOf` of string `enum`s: the `.anyOf` guide) are
+    /// enforced in a schema of `namespace` (0: the response schema; others: tool arguments). The
+    /// `device` profile leaves them unenforced in tool arguments, as the on-device decoder does.
+    func enforcesStringChoices(namespace: Int) -> Bool {
+        enforcement == .strict || namespace == 0
     }
 }
 
@@ -67,6 +90,8 @@ struct SchemaCompiler {
             return call(rule, &nfa, from: from)
         case .reference(let name):
             return try reference(name, of: schema, namespace: namespace, path: path, &nfa, from: from)
+        case .anyOf(let choices) where !options.enforcesStringChoices(namespace: namespace) && choices.allSatisfy(\.isStringChoice):
+            return JSONFragments.string(&nfa, from: from)
         case .anyOf(let choices):
             let end = nfa.addNode()
             for (index, choice) in choices.enumerated() {
@@ -77,10 +102,15 @@ struct SchemaCompiler {
             }
             return end
         case .string(let string):
-            if let choices = string.choices {
+            if let choices = string.choices, options.enforcesStringChoices(namespace: namespace) {
                 return JSONFragments.oneOf(choices.map { Array(GeneratedContent.quoted($0).utf8) }, &nfa, from: from)
             }
-            if let pattern = string.pattern {
+            if let pattern = string.pattern, string.choices == nil {
+                if options.enforcement == .device, (try? RegexPattern(pattern))?.isSimple != true {
+                    throw unsupported(path + "/pattern", "the device profile enforces only simple patterns (single-character "
+                        + "atoms with quantifiers, no | and no quantified groups); simplify \(GeneratedContent.quoted(pattern)) "
+                        + "or use guideEnforcement: strict")
+                }
                 let open = nfa.literal(Array("\"".utf8), from: from)
                 let compiler = PatternCompiler(pattern: pattern, path: path + "/pattern")
                 let body = try compiler.compile(&nfa, from: open)
@@ -254,6 +284,14 @@ struct SchemaCompiler {
             throw unsupported(path, "no \(integral ? "number" : "integer") lies between minimum and maximum; fix the bounds")
         }
         return (low, high)
+    }
+}
+
+extension GenerationSchema.Node {
+    /// True for a string node limited to `enum` values: how Foundation Models writes one `.anyOf` choice.
+    var isStringChoice: Bool {
+        if case .string(let string) = kind { return string.choices != nil }
+        return false
     }
 }
 

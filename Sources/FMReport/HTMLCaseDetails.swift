@@ -71,7 +71,27 @@ enum HTMLCaseDetails {
         }
         writeMetrics(attempt.metrics, into: &page)
         writeViolations(attempt.violations, into: &page)
+        writeGrammarLimits(attempt.grammarLimits ?? [], into: &page)
         page.raw("</details>\n")
+    }
+
+    /// The places where the grammar's loop guards cut the model's choices.
+    private static func writeGrammarLimits(_ cuts: [GrammarLimitCut], into page: inout HTMLBuffer) {
+        guard !cuts.isEmpty else { return }
+        page.element("h3", "Grammar loop guards cut the output (\(cuts.count))")
+        page.raw("<table><thead><tr><th>path</th><th>guard</th><th>limit</th><th>tool</th></tr></thead><tbody>\n")
+        for cut in cuts {
+            page.raw("<tr><td class=\"mono\">")
+            page.text(cut.path.isEmpty ? "/" : cut.path)
+            page.raw("</td><td class=\"mono\">")
+            page.text(cut.guard.rawValue)
+            page.raw("</td><td>")
+            page.text(String(cut.limit))
+            page.raw("</td><td class=\"mono\">")
+            page.text(cut.tool ?? "")
+            page.raw("</td></tr>\n")
+        }
+        page.raw("</tbody></table>\n")
     }
 
     /// True when the transcript's last response already shows `text` (avoid printing it twice).

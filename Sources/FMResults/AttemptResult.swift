@@ -31,6 +31,8 @@ public struct AttemptResult: Codable, Sendable {
     public var engineCalls: Int
     /// Retries a retryable infrastructure failure took (nil: none; older results lack it).
     public var retries: Int?
+    /// Where the grammar's loop guards cut the model's choices (nil: nowhere; older results lack it).
+    public var grammarLimits: [GrammarLimitCut]?
 
     /// Creates an attempt result.
     public init(index: Int, status: AttemptOutcome, text: String? = nil, output: GeneratedContent? = nil,

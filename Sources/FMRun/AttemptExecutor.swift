@@ -64,6 +64,8 @@ struct AttemptExecutor {
             maxToolCalls: item.settings.maxToolCalls,
             baseDirectory: (item.location.file as NSString).deletingLastPathComponent)
         configuration.commands = item.commands
+        configuration.guideEnforcement = item.settings.guideEnforcement == .device ? .device : nil
+        configuration.loopGuards = item.settings.loopGuards
         return configuration
     }
 
@@ -102,6 +104,7 @@ struct AttemptExecutor {
             usage: outcome.stats.usage, violations: violations(of: outcome), error: error,
             durationMs: outcome.durationMs, truncated: outcome.stats.truncated, snapshotCount: snapshots,
             engineCalls: outcome.stats.engineCalls, retries: outcome.retries > 0 ? outcome.retries : nil)
+        if !outcome.stats.grammarLimits.isEmpty { attempt.grammarLimits = outcome.stats.grammarLimits }
         if let error, FailureDisposition.of(error, expected: expectsError) == .error {
             attempt.status = .error
             attempt.metrics = [.failing("error", rationale: "unexpected \(error.domain).\(error.caseName): \(error.message)")]

@@ -37,6 +37,8 @@ public struct RunRequest: Sendable {
     public var arguments: [String] = []
     /// `--keep-going`: score the valid recorded transcripts when some are invalid (those become `error` cases).
     public var keepGoing = false
+    /// `--guide-enforcement`: the profile for every case, over the suites' `guideEnforcement`.
+    public var guideEnforcement: GuideEnforcement?
 
     /// A request to run `paths`, writing results to `resultsPath`.
     public init(paths: [String], resultsPath: String) {
@@ -89,7 +91,11 @@ public enum RunPipeline {
             let hint = transcriptProblems.isEmpty || request.keepGoing ? "" : "\nTo score the valid transcripts anyway (the invalid ones listed as errors), add --keep-going."
             throw RunnerError.invalidInput(lines.joined(separator: "\n") + "\n\(lines.count) error(s); nothing was run. Fix them (see 'fmeval validate')." + hint)
         }
-        let known = loaded.expandedCases
+        let known = loaded.expandedCases.map { item in
+            var item = item
+            if let enforcement = request.guideEnforcement { item.settings.guideEnforcement = enforcement }
+            return item
+        }
         var cases = known
         if cases.isEmpty {
             throw RunnerError.invalidInput("no cases found in \(paths.joined(separator: " ")); give suite files or folders holding them")

@@ -84,7 +84,8 @@ public final class LanguageModelSession: @unchecked Sendable {
             if options.toolCallingMode == .required && !madeCalls.isEmpty { options.toolCallingMode = .allowed }
             let request = EngineRequest(transcript: transcript, options: options, schema: schema,
                                         tools: configuration.tools.map(\.definition), constrained: configuration.constrained,
-                                        includeSchemaInPrompt: configuration.includeSchemaInPrompt)
+                                        includeSchemaInPrompt: configuration.includeSchemaInPrompt,
+                                        guideEnforcement: configuration.guideEnforcement, loopGuards: configuration.loopGuards)
             try engine.checkCapabilities(for: request)
             let promptTokens = try engine.promptTokenCount(for: request) ?? request.estimatedPromptTokens
             guard promptTokens <= configuration.contextSize else {
@@ -96,7 +97,10 @@ public final class LanguageModelSession: @unchecked Sendable {
                 self.observe(event, since: started)
                 onEvent?(event)
             }
-            updateStats { $0.engineCalls += 1; $0.engineRetries += response.retries ?? 0; $0.usage += response.usage }
+            updateStats {
+                $0.engineCalls += 1; $0.engineRetries += response.retries ?? 0; $0.usage += response.usage
+                $0.grammarLimits += response.grammarLimits ?? []
+            }
             if !response.toolCalls.isEmpty {
                 try checkMode(request.toolCallingMode, calledTools: true)
                 madeCalls += response.toolCalls

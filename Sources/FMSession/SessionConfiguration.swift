@@ -27,6 +27,10 @@ public struct SessionConfiguration: Sendable {
     public var baseDirectory: String?
     /// The environment, secrets and output limit of command tools.
     public var commands = CommandPolicy()
+    /// Which guides the grammar channel enforces (nil: `strict`).
+    public var guideEnforcement: GuideEnforcement?
+    /// The grammar's loop guards (nil: the profile's defaults).
+    public var loopGuards: LoopGuards?
 
     /// Creates a configuration with the Foundation Models defaults.
     public init(instructions: String? = nil, tools: [SessionTool] = [], options: GenerationOptions = GenerationOptions(),
@@ -75,6 +79,8 @@ public struct TurnStats: Sendable, Hashable {
     public var truncated = false
     /// The raw text of the last model response, kept when it could not be parsed (for the report).
     public var lastResponseText: String?
+    /// Where the grammar's loop guards cut the model's choices, over every engine call.
+    public var grammarLimits: [GrammarLimitCut] = []
 
     /// Empty counters.
     public init() {}
@@ -89,6 +95,7 @@ public struct TurnStats: Sendable, Hashable {
         if timeToFirstSnapshotMs == nil, let first = other.timeToFirstSnapshotMs { timeToFirstSnapshotMs = offsetMs + first }
         truncated = truncated || other.truncated
         lastResponseText = other.lastResponseText ?? lastResponseText
+        grammarLimits += other.grammarLimits
     }
 }
 

@@ -15,7 +15,8 @@ struct RunCommand: Command {
                       [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] \(ReportFlags.usage(providing: [.results]))
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
                       [--resume FILE | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
-                      [--check-determinism] [--keep-going] [--color auto|always|never] [--history FILE | --no-history]
+                      [--check-determinism] [--keep-going] [--guide-enforcement device|strict]
+                      [--color auto|always|never] [--history FILE | --no-history]
 
     Loads suites (files or folders; default: suites/), validates them (any error stops the run with exit 2
     before anything executes), runs every case × variant × repeat through a session on the engine, scores
@@ -58,6 +59,9 @@ struct RunCommand: Command {
       --keep-going           when a suite's recorded transcripts (`transcripts:`) include invalid files, score
                              the valid ones and list the invalid ones as error cases (the run still exits 2);
                              without it, an invalid transcript stops the run before anything is scored
+      --guide-enforcement P  which guides the grammar enforces, over every suite's `guideEnforcement`:
+                             strict (every guide; default) or device (what the on-device decoder
+                             enforces, no loop guards); see docs/device-differences.md
       --color WHEN           auto (default: colour when standard output is a terminal, NO_COLOR is unset or
                              empty and TERM is not dumb), always (even with NO_COLOR), never
     \(ReportFlags.help)
@@ -98,6 +102,12 @@ struct RunCommand: Command {
         let failFast = args.flag("--fail-fast", short: "-x")
         let checkDeterminism = args.flag("--check-determinism")
         let keepGoing = args.flag("--keep-going")
+        let guideEnforcement = try args.option("--guide-enforcement").map { name in
+            guard let enforcement = GuideEnforcement(rawValue: name) else {
+                throw CLIError.invalidInput("run: --guide-enforcement must be device or strict, not '\(name)'")
+            }
+            return enforcement
+        }
         let color = try colorChoice(try args.option("--color"))
         var reports = try ReportFlags.parse(&args)
         let history = try HistoryFlags.parse(&args, command: "run")
@@ -119,6 +129,7 @@ struct RunCommand: Command {
         request.model = model
         request.engineOptions = engineFlags.options
         request.variants = variants
+        request.guideEnforcement = guideEnforcement
         request.filter = filter
         request.cassette = cassette
         request.record = record

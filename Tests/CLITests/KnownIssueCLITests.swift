@@ -77,13 +77,13 @@ private func knownIssueSuite(answer: String, issue: String = "{ reason: upstream
     #expect(results.summary["errored"] as? Int == 0)
     #expect((results.summary["knownIssues"] as? Int ?? 0) > 0)
     #expect(try results.case("beijing")["status"] as? String == "passed", "the regression gate holds")
-    #expect(run.stdout.contains("\n49 cases, 30 passed, 0 failed, 19 known issues, 61 attempts, "), "README's quickstart lines: \(run.stdout)")
+    #expect(run.stdout.contains("\n51 cases, 32 passed, 0 failed, 19 known issues, 63 attempts, "), "README's quickstart lines: \(run.stdout)")
     #expect(run.stdout.contains(" s\nAll gates hold.\n"))
     #expect(run.stdout.contains("PASS  city-tools/beijing  5/5"))
     #expect(run.stdout.contains("still failing: constraints: over budget"), "a counted constraint violation is shown")
     #expect(run.stdout.contains("McNemar exact p = 0.0156 (significant at 5%)"))
     #expect(run.stdout.contains("A/B plain (A) vs terse (B)") && run.stdout.contains("McNemar exact p = "))
-    #expect(run.stdout.contains("KNOWN forum-anyof-tool-arguments/beijing@prompt-only — ") && run.stdout.contains("https://developer.apple.com/forums/thread/812501"))
+    #expect(run.stdout.contains("KNOWN forum-anyof-tool-arguments/beijing@device — ") && run.stdout.contains("https://developer.apple.com/forums/thread/812501"))
 }
 
 /// The first example in docs/suite-format.md runs as written (saved in a suites/ folder beside fixtures/).

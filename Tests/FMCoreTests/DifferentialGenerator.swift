@@ -86,7 +86,8 @@ struct DifferentialGenerator {
             let chosen = Self.names.filter { _ in chance(70) }
             var schema: GeneratedContentNode = ["type": "object", "properties": Members(pairs: chosen.map { ($0, node(depth: depth + 1, allowReference: allowReference, inContainer: true)) })]
             schema["required"] = chosen.filter { _ in chance(60) }
-            if chance(60) { schema["additionalProperties"] = chance(70) ? false : true }
+            // The dialect refuses a free-form object (additionalProperties: true and no properties).
+            if chance(60) { schema["additionalProperties"] = chance(70) || chosen.isEmpty ? false : true }
             return schema
         case "anyOf":
             return ["anyOf": (0..<(2 + below(2))).map { _ in node(depth: depth + 1, allowReference: allowReference) }]

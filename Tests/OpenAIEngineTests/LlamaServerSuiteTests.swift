@@ -10,11 +10,20 @@ import Testing
         let enumPick = "greedy picks another enum value on llama-server (same prompt; not yet traced, likely the grammars "
             + "admitting different tokenizations of the quoted value)"
         let toolCases = ["city-tools/london-prefix", "city-tools/paris", "forum-anyof-tool-arguments/beijing@grammar",
-                         "forum-anyof-tool-arguments/new-york-lowercase@grammar", "forum-anyof-tool-arguments/new-york-lowercase@prompt-only",
-                         "forum-anyof-tool-arguments/paris@grammar", "forum-anyof-tool-arguments/paris@prompt-only",
+                         "forum-anyof-tool-arguments/new-york-lowercase@grammar", "forum-anyof-tool-arguments/new-york-lowercase@device",
+                         "forum-anyof-tool-arguments/paris@grammar", "forum-anyof-tool-arguments/paris@device",
                          "forum-anyof-tool-arguments/sydney@grammar", "forum-anyof-tool-arguments/tokyo@grammar"]
         let enumCases = ["sentiment/broke@plain", "sentiment/broke@terse", "sentiment/great-screen@terse"]
-        return Dictionary(uniqueKeysWithValues: toolCases.map { ($0, tools) } + enumCases.map { ($0, enumPick) })
+        let profile = [
+            "device-guide-enforcement/beijing@strict": tools,
+            "device-guide-enforcement/ticket-id@strict": "llama-server's json_schema grammar lets the model run the id's string "
+                + "on until maximumResponseTokens, so the structure is cut",
+            "device-guide-enforcement/ticket-id-device@device": "the openai engine has no device profile: the pattern goes to the "
+                + "server, which does not refuse it (the string is cut as under strict)",
+            "device-guide-enforcement/fruit-loop@strict": "llama-server has no loop guards: the repeating list runs to "
+                + "maximumResponseTokens instead of ending after 3 elements",
+        ]
+        return Dictionary(uniqueKeysWithValues: toolCases.map { ($0, tools) } + enumCases.map { ($0, enumPick) } + profile.map { ($0, $1) })
     }()
 
     /// The built `fmeval` beside the test bundle (or `$FMEVAL_BIN`).

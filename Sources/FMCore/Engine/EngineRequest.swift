@@ -12,11 +12,18 @@ public struct EngineRequest: Codable, Hashable, Sendable {
     public var constrained: Bool
     /// Render `schema` and its descriptions into the prompt (the prompt channel).
     public var includeSchemaInPrompt: Bool
+    /// Which guides the grammar channel enforces (nil: `strict`).
+    public var guideEnforcement: GuideEnforcement?
+    /// The grammar's loop guards (nil: `LoopGuards.defaults(for:)` of the profile).
+    public var loopGuards: LoopGuards?
 
     /// Creates a request; structure is enforced and shown in the prompt unless said otherwise.
     public init(transcript: Transcript, options: GenerationOptions = GenerationOptions(),
                 schema: GenerationSchema? = nil, tools: [ToolDefinition] = [],
-                constrained: Bool = true, includeSchemaInPrompt: Bool = true) {
+                constrained: Bool = true, includeSchemaInPrompt: Bool = true,
+                guideEnforcement: GuideEnforcement? = nil, loopGuards: LoopGuards? = nil) {
+        self.guideEnforcement = guideEnforcement
+        self.loopGuards = loopGuards
         self.transcript = transcript
         self.options = options
         self.schema = schema
@@ -24,6 +31,11 @@ public struct EngineRequest: Codable, Hashable, Sendable {
         self.constrained = constrained
         self.includeSchemaInPrompt = includeSchemaInPrompt
     }
+
+    /// The guide-enforcement profile in force (`strict` unless the request says `device`).
+    public var enforcement: GuideEnforcement { guideEnforcement ?? .strict }
+    /// The loop guards in force: the request's, else the profile's defaults.
+    public var effectiveLoopGuards: LoopGuards { loopGuards ?? LoopGuards.defaults(for: enforcement) }
 
     /// The tool-calling mode in force for this request.
     public var toolCallingMode: GenerationOptions.ToolCallingMode { options.toolCallingMode ?? .allowed }
@@ -63,6 +75,8 @@ public struct EngineResponse: Codable, Hashable, Sendable {
     public var usage: Usage
     /// Requests the engine sent again after passing faults before this answer (remote engines); never recorded in cassettes.
     public var retries: Int?
+    /// Where the grammar's loop guards cut the model's choices in this answer (nil: nowhere).
+    public var grammarLimits: [GrammarLimitCut]?
 
     /// Creates a response from its parts.
     public init(text: String = "", content: GeneratedContent? = nil, toolCalls: [ToolCall] = [],

@@ -18,14 +18,23 @@ extension SuiteReader {
         guard let content = content(source) else { return nil }
         do {
             return try GenerationSchema(content: content)
-        } catch let error as JSONFormatError {
-            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what): \(error.message)"))
-        } catch let error as SchemaError {
-            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what) does not build: \(error)"))
         } catch {
-            report(source, "\(what) does not build: \(error)")
+            let problems = GenerationSchema.problems(in: content)
+            for problem in problems.isEmpty ? [error] : problems { reportSchemaProblem(problem, in: source, what) }
         }
         return nil
+    }
+
+    /// One problem of a schema read from `source`, at the node its JSON path names.
+    private func reportSchemaProblem(_ problem: Error, in source: YAMLNode, _ what: String) {
+        switch problem {
+        case let error as JSONFormatError:
+            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what): \(error.message)"))
+        case let error as SchemaError:
+            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what) does not build: \(error)"))
+        default:
+            report(source, "\(what) does not build: \(problem)")
+        }
     }
 
     /// `generating:` — a type name, `{enum: [...]}`, `{type: NAME}` or `{schema: inline-or-file}`.
@@ -86,7 +95,36 @@ extension SuiteReader {
         patch.includeSchemaInPrompt = bool(keys["includeSchemaInPrompt"], "\(what).includeSchemaInPrompt")
         patch.stream = bool(keys["stream"], "\(what).stream")
         patch.maxToolCalls = int(keys["maxToolCalls"], "\(what).maxToolCalls", minimum: 0)
+        patch.guideEnforcement = guideEnforcement(keys["guideEnforcement"], "\(what).guideEnforcement")
+        patch.loopGuards = loopGuards(keys["loopGuards"], "\(what).loopGuards")
         return patch
+    }
+
+    /// `guideEnforcement: device | strict`.
+    func guideEnforcement(_ node: YAMLNode?, _ what: String) -> GuideEnforcement? {
+        guard let node, let name = string(node, what) else { return nil }
+        guard let enforcement = GuideEnforcement(rawValue: name) else {
+            report(node, "\(what) must be device or strict, not '\(name)'")
+            return nil
+        }
+        return enforcement
+    }
+
+    /// `loopGuards: off`, or a mapping of the guards to keep (each a limit of at least 1; a guard left
+    /// out is off).
+    func loopGuards(_ node: YAMLNode?, _ what: String) -> LoopGuards? {
+        guard let node else { return nil }
+        if case .string("off")? = node.scalar?.value { return .off }
+        if case .bool(false)? = node.scalar?.value { return .off }
+        guard node.mapping != nil else {
+            report(node, "\(what) must be off or a mapping of maximumStringBytes, maximumUnboundedItems, maximumRecursionDepth, not \(node.kindName)")
+            return nil
+        }
+        let names = ["maximumStringBytes", "maximumUnboundedItems", "maximumRecursionDepth"]
+        guard let keys = mapping(node, what, allowed: names) else { return nil }
+        return LoopGuards(maximumStringBytes: int(keys["maximumStringBytes"], "\(what).maximumStringBytes", minimum: 1),
+                          maximumUnboundedItems: int(keys["maximumUnboundedItems"], "\(what).maximumUnboundedItems", minimum: 1),
+                          maximumRecursionDepth: int(keys["maximumRecursionDepth"], "\(what).maximumRecursionDepth", minimum: 0))
     }
 
     // MARK: - Tools

@@ -12,6 +12,10 @@ public struct RunSettings: Codable, Hashable, Sendable {
     public var stream: Bool
     /// The most tool calls in one attempt before it ends with a loop-guard error.
     public var maxToolCalls: Int
+    /// Which guides the grammar channel enforces (nil: `strict`; left out of the case definition when nil).
+    public var guideEnforcement: GuideEnforcement?
+    /// The grammar's loop guards (nil: the profile's defaults).
+    public var loopGuards: LoopGuards?
 
     /// Creates settings; the defaults are fmeval's.
     public init(contextSize: Int = 4096, constrained: Bool = true, includeSchemaInPrompt: Bool = true,
@@ -24,7 +28,8 @@ public struct RunSettings: Codable, Hashable, Sendable {
     }
 
     /// The `options:` keys that are run settings rather than GenerationOptions.
-    public static let keys = ["contextSize", "constrained", "includeSchemaInPrompt", "stream", "maxToolCalls"]
+    public static let keys = ["contextSize", "constrained", "includeSchemaInPrompt", "stream", "maxToolCalls",
+                              "guideEnforcement", "loopGuards"]
 }
 
 /// An `options:` block as written (suite, variant or case level): every field optional, layered later.
@@ -41,6 +46,10 @@ public struct OptionsPatch: Hashable, Sendable {
     public var stream: Bool?
     /// `maxToolCalls`, if given.
     public var maxToolCalls: Int?
+    /// `guideEnforcement`, if given.
+    public var guideEnforcement: GuideEnforcement?
+    /// `loopGuards`, if given.
+    public var loopGuards: LoopGuards?
 
     /// Creates an empty patch.
     public init() {}
@@ -57,6 +66,8 @@ public struct OptionsPatch: Hashable, Sendable {
         merged.includeSchemaInPrompt = override.includeSchemaInPrompt ?? includeSchemaInPrompt
         merged.stream = override.stream ?? stream
         merged.maxToolCalls = override.maxToolCalls ?? maxToolCalls
+        merged.guideEnforcement = override.guideEnforcement ?? guideEnforcement
+        merged.loopGuards = override.loopGuards ?? loopGuards
         return merged
     }
 
@@ -70,8 +81,11 @@ public struct OptionsPatch: Hashable, Sendable {
     /// The run settings with fmeval's defaults for anything not given.
     public var resolvedSettings: RunSettings {
         let defaults = RunSettings()
-        return RunSettings(contextSize: contextSize ?? defaults.contextSize, constrained: constrained ?? defaults.constrained,
-                           includeSchemaInPrompt: includeSchemaInPrompt ?? defaults.includeSchemaInPrompt,
-                           stream: stream ?? defaults.stream, maxToolCalls: maxToolCalls ?? defaults.maxToolCalls)
+        var settings = RunSettings(contextSize: contextSize ?? defaults.contextSize, constrained: constrained ?? defaults.constrained,
+                                   includeSchemaInPrompt: includeSchemaInPrompt ?? defaults.includeSchemaInPrompt,
+                                   stream: stream ?? defaults.stream, maxToolCalls: maxToolCalls ?? defaults.maxToolCalls)
+        settings.guideEnforcement = guideEnforcement
+        settings.loopGuards = loopGuards
+        return settings
     }
 }

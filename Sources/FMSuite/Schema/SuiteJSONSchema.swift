@@ -131,7 +131,22 @@ public enum SuiteJSONSchema {
         "constrained": { "type": "boolean", "description": "Enforce structured output with the grammar (default true)." },
         "includeSchemaInPrompt": { "type": "boolean", "description": "Show the schema to the model in the prompt (default true)." },
         "stream": { "type": "boolean", "description": "Stream the response and count snapshots (default false)." },
-        "maxToolCalls": { "type": "integer", "minimum": 0, "description": "Loop guard: more tool calls end the attempt with an error (default 8)." }
+        "maxToolCalls": { "type": "integer", "minimum": 0, "description": "Loop guard: more tool calls end the attempt with an error (default 8)." },
+        "guideEnforcement": { "enum": ["device", "strict"], "description": "Which guides the grammar enforces: strict (every guide, default) or device (what the on-device decoder enforces; loop guards off)." },
+        "loopGuards": {
+          "description": "The grammar's loop guards: off, or the guards to keep (a guard left out is off). Default: 200 / 3 / 1 under strict, none under device.",
+          "anyOf": [
+            { "const": "off" },
+            {
+              "type": "object", "additionalProperties": false,
+              "properties": {
+                "maximumStringBytes": { "type": "integer", "minimum": 1, "description": "A free string ends after this many bytes." },
+                "maximumUnboundedItems": { "type": "integer", "minimum": 1, "description": "An array without maxItems ends after this many elements." },
+                "maximumRecursionDepth": { "type": "integer", "minimum": 0, "description": "How many times a definition may contain itself." }
+              }
+            }
+          ]
+        }
       }
     },
     "seed": { "type": "integer", "minimum": 0, "description": "Random seed." },
@@ -147,7 +162,7 @@ public enum SuiteJSONSchema {
         "x-order": { "type": "array", "items": { "type": "string" }, "description": "The order properties are generated in." },
         "required": { "type": "array", "items": { "type": "string" }, "description": "Properties that must be present." },
         "additionalProperties": { "type": "boolean", "description": "Must be false when given: objects are closed." },
-        "enum": { "type": "array", "items": { "type": "string" }, "description": "A string's allowed values." },
+        "enum": { "type": "array", "items": { "type": ["string", "number"] }, "description": "The allowed values: strings for a string, numbers for an integer or number (read as single-value ranges)." },
         "pattern": { "type": "string", "description": "A regular expression a string must match." },
         "minimum": { "type": "number", "description": "A number's least value." },
         "maximum": { "type": "number", "description": "A number's greatest value." },
