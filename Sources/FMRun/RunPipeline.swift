@@ -35,6 +35,10 @@ public struct RunRequest: Sendable {
     public var resultsPath: String
     /// The command-line arguments, recorded in the run info.
     public var arguments: [String] = []
+    /// Suites already loaded (the FMEval library's in-code suites); nil: load them from `paths`.
+    public var loaded: SuiteLoadResult?
+    /// An engine given in code (the FMEval library): every case runs on it, whatever its `engine:` says.
+    public var provider: EngineProvider?
 
     /// A request to run `paths`, writing results to `resultsPath`.
     public init(paths: [String], resultsPath: String) {
@@ -78,9 +82,9 @@ public enum RunPipeline {
     public static func plan(_ request: RunRequest) throws -> RunPlan {
         let earlierPaths = request.rerun?.results.run.paths ?? []
         let paths = !request.paths.isEmpty ? request.paths : (!earlierPaths.isEmpty ? earlierPaths : ["suites"])
-        let loaded = SuiteLoader.load(paths: paths)
-        let diagnostics = loaded.diagnostics + CaseSelection.foldersWithoutSuites(paths)
-        let engineProblems = diagnostics.isEmpty ? EngineResolution.problems(for: loaded.expandedCases, request: request) : []
+        let loaded = request.loaded ?? SuiteLoader.load(paths: paths)
+        let diagnostics = loaded.diagnostics + (request.loaded == nil ? CaseSelection.foldersWithoutSuites(paths) : [])
+        let engineProblems = diagnostics.isEmpty && request.provider == nil ? EngineResolution.problems(for: loaded.expandedCases, request: request) : []
         if !diagnostics.isEmpty || !engineProblems.isEmpty {
             let lines = diagnostics.map(\.description) + engineProblems
             throw RunnerError.invalidInput(lines.joined(separator: "\n") + "\n\(lines.count) error(s); nothing was run. Fix them (see 'fmeval validate').")
