@@ -149,3 +149,38 @@ struct EchoDriver: SessionDriver {
     let example = String(source[begin.upperBound..<end.lowerBound])
     #expect(doc.contains("```swift\n" + example + "```\n"), "docs/swift-api.md must hold the example of SwiftAPIExampleTests.swift verbatim")
 }
+
+/// An engine that takes images and answers with what it was shown: the label, media type and size of
+/// the first attachment (how an app-side adapter for an image-capable model receives them).
+final class ImageEchoEngine: LanguageModelEngine {
+    let identity = EngineIdentity(name: "image-echo", model: "none")
+    let capabilities = EngineCapabilities.all
+
+    func respond(to request: EngineRequest, onEvent: (EngineEvent) -> Void) throws -> EngineResponse {
+        guard let segment = request.transcript.firstAttachment, let image = segment.content.image else {
+            return EngineResponse(text: "no image")
+        }
+        return EngineResponse(text: "\(segment.label ?? "-") \(image.contentType ?? "-") \(image.byteCount ?? 0)")
+    }
+}
+
+@Test func imagesOfABuiltSuiteReachYourEngineAndTheTextOnlyModelRefusesThem() throws {
+    let folder = try scratchFolder()
+    let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="))
+    try png.write(to: folder.appendingPathComponent("dot.png"))
+    var builder = SuiteBuilder("vision")
+    builder.addCase("dot", ["prompt": "What is this?", "images": [["file": "dot.png", "label": "dot"]],
+                            "expect": ["equals": GeneratedContent("dot image/png \(png.count)")]])
+    let suite = try EvalSuite(builder, directory: folder.path)
+    let shown = try Evaluation.run(suite, on: .custom(EngineIdentity(name: "image-echo", model: "none")) { ImageEchoEngine() })
+    #expect(shown.status(of: "dot") == .passed, "\(shown.cases.first?.attempts.first?.text ?? "")")
+
+    let refused = try Evaluation.run(suite, on: .embedded())
+    #expect(refused.status(of: "dot") == .error)
+    #expect(refused.cases.first?.attempts.first?.error?.caseName == "unsupportedCapability")
+
+    var missing = SuiteBuilder("vision")
+    missing.addCase("dot", ["prompt": "What is this?", "images": [["file": "nope.png"]]])
+    let error = try #require(throws: EvalError.self) { try EvalSuite(missing, directory: folder.path) }
+    #expect(error.message.contains("at /cases/0/images/0/file: image file 'nope.png' not found"), "\(error.message)")
+}
