@@ -58,6 +58,13 @@ import Testing
         #expect(image["contentType"] as? String == "image/png")
         #expect(image["data"] as? String == Self.png.base64EncodedString())
 
+        let recorded = folder.appendingPathComponent("transcript.json")
+        try JSONSerialization.data(withJSONObject: transcript).write(to: recorded)
+        let inspect = try runFMEval(["transcript", "inspect", recorded.path])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.contains(#"attachment "receipt" file://"#) && inspect.stdout.contains("(image/png, \(Self.png.count) bytes, sha256 "),
+                "\(inspect.stdout)")
+
         let html = folder.appendingPathComponent("report.html").path
         let report = try runFMEval(["report", folder.appendingPathComponent("results.json").path, "--html", html])
         #expect(report.status == 0, "\(report.stderr)")
