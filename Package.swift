@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "fmeval", targets: ["fmeval"]),
         .library(name: "FMCore", targets: ["FMCore"]),
+        // For an app's test target: load and run suites, assert on results, write reports (docs/swift-api.md).
+        .library(name: "FMEval", targets: ["FMEval"]),
     ],
     targets: [
         // Vocabulary, Apple-compatible JSON codecs, schema validator.
@@ -39,6 +41,8 @@ let package = Package(
         .target(name: "FMHistory", dependencies: ["FMCore", "FMEvaluate", "FMResults", "CSQLite"]),
         // JUnit XML, HTML, terminal, comparison, merge: reads results only (never the runner or engines).
         .target(name: "FMReport", dependencies: ["FMCore", "FMEvaluate", "FMResults"]),
+        // The library for app test targets: suites, engines (yours too), results, reports (docs/swift-api.md).
+        .target(name: "FMEval", dependencies: ["FMCore", "FMSession", "FMEngines", "FMSuite", "FMEvaluate", "FMResults", "FMRun", "FMReport"]),
         // The command-line tool.
         .executableTarget(
             name: "fmeval",
@@ -64,6 +68,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "FMHistoryTests", dependencies: ["FMHistory", "FMReport", "FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore"]),
+        // Uses FMEval exactly as an app's test target would (only `import FMEval`).
+        .testTarget(name: "FMEvalLibraryTests", dependencies: ["FMEval"]),
         .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport", "FMResults", "FaultServer"], exclude: ["fixtures"]),
     ],
     swiftLanguageModes: [.v6]

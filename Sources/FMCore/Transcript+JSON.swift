@@ -1,3 +1,5 @@
+import Foundation
+
 extension Transcript {
     /// The `type` Apple writes at the top of a transcript file.
     public static let formatType = "FoundationModels.Transcript"
@@ -117,9 +119,12 @@ extension Transcript {
             segment.additionalFields = reader.members(except: ["type", "id", "structure"])
             return .structure(segment)
         case "attachment":
-            try reader.rejectUnknownKeys(["type", "id", "url", "label"], in: "an attachment segment")
-            return .attachment(AttachmentSegment(id: id, url: try reader.string("url", "the image URL"),
-                                                 label: try reader.optionalString("label", "the image label")))
+            try reader.rejectUnknownKeys(["type", "id", "content", "label", "url"], in: "an attachment segment")
+            let label = try reader.optionalString("label", "the attachment's label")
+            guard let content = reader.optional("content") else {
+                return .attachment(AttachmentSegment(id: id, url: try reader.string("url", "the attachment's content ({\"image\": {…}}) or, in older files, the image URL"), label: label))
+            }
+            return .attachment(AttachmentSegment(id: id, content: try attachment(content, at: reader.path("content")), label: label))
         default:
             throw JSONFormatError(path: reader.path("type"), message: "unknown segment type \"\(type)\"; expected text, structure or attachment")
         }
@@ -128,6 +133,23 @@ extension Transcript {
     /// `fields` as members in key order.
     private static func sorted(_ fields: [String: GeneratedContent]) -> [(String, GeneratedContent)] {
         fields.keys.sorted().map { ($0, fields[$0]!) }
+    }
+
+    /// `{"image": {"url": …, "contentType": …, "data": BASE64}}`, every member of the image optional.
+    private static func attachment(_ content: GeneratedContent, at path: String) throws -> Attachment {
+        let reader = try ObjectReader(content, at: path, what: "an attachment's content")
+        try reader.rejectUnknownKeys(["image"], in: "an attachment's content (images are the one kind)")
+        let image = try ObjectReader(try reader.required("image", "the attached image"), at: reader.path("image"), what: "an image attachment")
+        try image.rejectUnknownKeys(["url", "contentType", "data"], in: "an image attachment")
+        var bytes: [UInt8]?
+        if let base64 = try image.optionalString("data", "the image's bytes in base64") {
+            guard let data = Data(base64Encoded: base64) else {
+                throw JSONFormatError(path: image.path("data"), message: "the image's data is not valid base64")
+            }
+            bytes = [UInt8](data)
+        }
+        return .image(ImageAttachment(url: try image.optionalString("url", "the image's URL"),
+                                      contentType: try image.optionalString("contentType", "the image's media type"), data: bytes))
     }
 
     private static func responseFormat(_ content: GeneratedContent, at path: String) throws -> ResponseFormat {
@@ -199,11 +221,23 @@ extension Transcript {
                     ("structure", GeneratedContent(properties: [("source", GeneratedContent(structure.source)), ("content", structure.content)]))]
                     + sorted(structure.additionalFields))
             case .attachment(let attachment):
-                var members: [(String, GeneratedContent)] = [("type", "attachment"), ("id", GeneratedContent(attachment.id)), ("url", GeneratedContent(attachment.url))]
+                var members: [(String, GeneratedContent)] = [("type", "attachment"), ("id", GeneratedContent(attachment.id))]
                 if let label = attachment.label { members.append(("label", GeneratedContent(label))) }
+                members.append(("content", content(of: attachment.content)))
                 return GeneratedContent(properties: members)
             }
         })
+    }
+
+    private static func content(of attachment: Attachment) -> GeneratedContent {
+        switch attachment {
+        case .image(let image):
+            var members: [(String, GeneratedContent)] = []
+            if let url = image.url { members.append(("url", GeneratedContent(url))) }
+            if let type = image.contentType { members.append(("contentType", GeneratedContent(type))) }
+            if let data = image.data { members.append(("data", GeneratedContent(Data(data).base64EncodedString()))) }
+            return GeneratedContent(properties: [("image", GeneratedContent(properties: members))])
+        }
     }
 }
 

@@ -101,21 +101,30 @@ public struct Transcript: Hashable, Sendable {
         }
     }
 
-    /// An image attached by URL, with an optional label.
+    /// An attachment in a prompt (Foundation Models 27): its content and an optional label that tools can
+    /// refer to. `Transcript+Attachment.swift` holds `Attachment` and `ImageAttachment`.
     public struct AttachmentSegment: Hashable, Sendable {
         /// The segment's identifier.
         public var id: String
-        /// Where the image is (a file or https URL).
-        public var url: String
-        /// A short description of the image.
+        /// The attached image.
+        public var content: Attachment
+        /// A short name for the attachment, which the model and tools can refer to.
         public var label: String?
 
         /// Creates an attachment segment.
-        public init(id: String, url: String, label: String? = nil) {
+        public init(id: String, content: Attachment, label: String? = nil) {
             self.id = id
-            self.url = url
+            self.content = content
             self.label = label
         }
+
+        /// Creates a segment holding the image at `url` (a file or https URL), without its bytes.
+        public init(id: String, url: String, label: String? = nil) {
+            self.init(id: id, content: .image(ImageAttachment(url: url)), label: label)
+        }
+
+        /// The image's URL, else a description of its bytes (`image/png, 1204 bytes`).
+        public var url: String { content.summary }
     }
 
     /// The instructions entry: text segments and the tools the model may call.

@@ -10,8 +10,8 @@ import Foundation
 public final class EmbeddedEngine: LanguageModelEngine, Sendable {
     /// `embedded`, the model file's name, and (for the default model) its SHA-256.
     public let identity: EngineIdentity
-    /// Guided generation, tool calling and streaming.
-    public let capabilities = EngineCapabilities.all
+    /// Guided generation, tool calling and streaming; no image input (SmolLM2 reads text only).
+    public let capabilities = EngineCapabilities(guidedGeneration: true, toolCalling: true, streaming: true, imageInput: false)
     /// The generator (model + KV cache of the previous request).
     public let generator: Generator
     /// The model's tokenizer.

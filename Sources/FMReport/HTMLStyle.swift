@@ -16,6 +16,7 @@ enum HTMLStyle {
     :root{--pass:#1a7f37;--fail:#cf222e;--flaky:#bf8700;--error:#8250df;--skip:#6e7781;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--bg:#fff;--soft:#f6f8fa}
     *{box-sizing:border-box}html{-webkit-text-size-adjust:100%;text-size-adjust:100%}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:16px 24px 64px;overflow-wrap:break-word}
     h1{font-size:22px;margin:8px 0}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
+    figure.attachment{margin:4px 0}img.thumb{display:block;max-width:160px;max-height:120px;border:1px solid var(--line);border-radius:4px}
     .meta,.muted{color:var(--muted)}code,pre,.mono{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
     pre{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:8px;white-space:pre-wrap;word-break:break-word;margin:4px 0;max-height:480px;overflow:auto}
     table{border-collapse:collapse;margin:6px 0;width:100%}th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft);font-weight:600}

@@ -129,11 +129,40 @@ enum HTMLTranscript {
                 page.raw("</code></div>")
                 page.element("pre", structure.content.jsonString(indent: 2))
             case .attachment(let attachment):
-                page.raw("<div class=\"muted\">attachment ")
-                page.text(attachment.label.map { "\($0) (\(attachment.url))" } ?? attachment.url)
-                page.raw("</div>")
+                writeAttachment(attachment, into: &page)
             }
         }
+    }
+
+    /// An attachment as a small inline thumbnail (a `data:` URI, which the report's CSP allows as `img-src
+    /// data:`) with its label, media type, size and SHA-256. Only bytes that really are PNG, JPEG, GIF or
+    /// WebP become an image; others (and attachments recorded by URL alone) are described in text.
+    static func writeAttachment(_ attachment: Transcript.AttachmentSegment, into page: inout HTMLBuffer) {
+        let image = attachment.content.image
+        page.open("figure", cls: "attachment")
+        if let data = image?.data, let type = Transcript.ImageAttachment.contentType(of: data) {
+            let uri = Transcript.ImageAttachment(contentType: type, data: data).dataURI ?? ""
+            page.open("img", cls: "thumb", [("src", uri), ("alt", attachment.label ?? "attached image")])
+        }
+        page.open("figcaption", cls: "muted")
+        page.raw("attachment ")
+        if let label = attachment.label {
+            page.raw("<b>")
+            page.text(label)
+            page.raw("</b> ")
+        }
+        var facts: [String] = []
+        if let type = image?.contentType { facts.append(type) }
+        if let count = image?.byteCount { facts.append("\(count) bytes") }
+        if let url = image?.url { facts.append(url) }
+        page.text(facts.joined(separator: " · "))
+        if let digest = image?.sha256 {
+            page.raw("<br>sha256 <code>")
+            page.text(digest)
+            page.raw("</code>")
+        }
+        page.close("figcaption")
+        page.close("figure")
     }
 }
 

@@ -74,7 +74,7 @@ struct AttemptExecutor {
     /// is the last try's.
     func run(engineAttempt: Int) -> Outcome {
         let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
-        let plan = SessionPlan(configuration: configuration, turns: item.turns ?? [item.prompt ?? ""])
+        let plan = SessionPlan(configuration: configuration, turns: item.turns ?? [item.prompt ?? ""], attachments: item.attachments)
         var started = DispatchTime.now()
         var retries = 0
         var outcome: Outcome

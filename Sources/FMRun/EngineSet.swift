@@ -31,7 +31,7 @@ final class EngineSet: @unchecked Sendable {
             throw RunnerError.invalidInput("--record writes one engine's cassette, but these cases use \(names.joined(separator: ", ")); pick one with --engine")
         }
         for configuration in configurations {
-            var provider = try EngineRegistry.provider(for: configuration)
+            var provider = try request.provider ?? EngineRegistry.provider(for: configuration)
             if let path = request.record {
                 let recording = CassetteRecorder(recording: provider, to: path)
                 recorder = recording

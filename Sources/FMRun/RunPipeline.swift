@@ -39,6 +39,10 @@ public struct RunRequest: Sendable {
     public var keepGoing = false
     /// `--guide-enforcement`: the profile for every case, over the suites' `guideEnforcement`.
     public var guideEnforcement: GuideEnforcement?
+    /// Suites already loaded (the FMEval library's in-code suites); nil: load them from `paths`.
+    public var loaded: SuiteLoadResult?
+    /// An engine given in code (the FMEval library): every case runs on it, whatever its `engine:` says.
+    public var provider: EngineProvider?
 
     /// A request to run `paths`, writing results to `resultsPath`.
     public init(paths: [String], resultsPath: String) {
@@ -86,6 +90,9 @@ public enum RunPipeline {
         let transcriptProblems = RecordedCases.problems(of: loaded.expandedCases)
         let diagnostics = loaded.diagnostics + CaseSelection.foldersWithoutSuites(paths) + (request.keepGoing ? [] : transcriptProblems)
         let engineProblems = diagnostics.isEmpty ? EngineResolution.problems(for: loaded.expandedCases, request: request) : []
+        let loaded = request.loaded ?? SuiteLoader.load(paths: paths)
+        let diagnostics = loaded.diagnostics + (request.loaded == nil ? CaseSelection.foldersWithoutSuites(paths) : [])
+        let engineProblems = diagnostics.isEmpty && request.provider == nil ? EngineResolution.problems(for: loaded.expandedCases, request: request) : []
         if !diagnostics.isEmpty || !engineProblems.isEmpty {
             let lines = diagnostics.map(\.description) + engineProblems
             let hint = transcriptProblems.isEmpty || request.keepGoing ? "" : "\nTo score the valid transcripts anyway (the invalid ones listed as errors), add --keep-going."

@@ -14,10 +14,10 @@ public struct EngineSessionDriver: SessionDriver {
         let session = LanguageModelSession(engine: engine, configuration: plan.configuration)
         let started = DispatchTime.now()
         var record = SessionRecord()
-        for prompt in plan.turns {
+        for (index, prompt) in plan.turns.enumerated() {
             record.turnOffsetsMs.append(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6)
             do {
-                let response = try session.respond(to: prompt)
+                let response = try session.respond(to: prompt, attachments: index == 0 ? plan.attachments : [])
                 record.turns.append(response.stats)
                 record.text = response.text
                 record.content = response.content

@@ -57,8 +57,9 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
 
     /// Answers `prompt` (running tools as the model calls them), with a structure when `schema` (or the
-    /// configuration's schema) is given. `onEvent` sees each engine event as it streams.
-    public func respond(to prompt: String, schema: GenerationSchema? = nil,
+    /// configuration's schema) is given. `attachments` (images) follow the prompt's text in its entry.
+    /// `onEvent` sees each engine event as it streams.
+    public func respond(to prompt: String, attachments: [Transcript.AttachmentSegment] = [], schema: GenerationSchema? = nil,
                         onEvent: ((EngineEvent) -> Void)? = nil) throws -> SessionResponse {
         lock.lock()
         if responding {
@@ -75,7 +76,7 @@ public final class LanguageModelSession: @unchecked Sendable {
         }
         let schema = schema ?? configuration.schema
         let format = schema.map { Transcript.ResponseFormat(name: $0.root.title ?? "response", schema: $0) }
-        append(.prompt(.init(id: makeID("prompt"), segments: [.text(.init(id: makeID("seg"), content: prompt))],
+        append(.prompt(.init(id: makeID("prompt"), segments: [.text(.init(id: makeID("seg"), content: prompt))] + attachments.map { .attachment($0) },
                              options: configuration.options, responseFormat: format)))
         let started = DispatchTime.now()
         var madeCalls: [ToolCall] = []

@@ -18,11 +18,14 @@ public struct SessionPlan: Sendable {
     public var configuration: SessionConfiguration
     /// The prompts, one per turn.
     public var turns: [String]
+    /// Attachments (images) of the first turn's prompt, after its text.
+    public var attachments: [Transcript.AttachmentSegment]
 
     /// Creates a plan.
-    public init(configuration: SessionConfiguration, turns: [String]) {
+    public init(configuration: SessionConfiguration, turns: [String], attachments: [Transcript.AttachmentSegment] = []) {
         self.configuration = configuration
         self.turns = turns
+        self.attachments = attachments
     }
 }
 

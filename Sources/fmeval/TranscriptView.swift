@@ -79,7 +79,10 @@ struct TranscriptView {
                 let heading = "structured content" + (structure.source.isEmpty ? ":" : " (source \(structure.source)):")
                 return [heading] + structure.content.jsonString(indent: 2).split(separator: "\n").map { "  " + $0 }
             case .attachment(let attachment):
-                return ["attachment " + (attachment.label.map { "\"\($0)\" " } ?? "") + attachment.url]
+                let image = attachment.content.image
+                let facts = [image?.contentType, image?.byteCount.map { "\($0) bytes" }, image?.sha256.map { "sha256 \($0)" }].compactMap { $0 }
+                return ["attachment " + (attachment.label.map { "\"\($0)\" " } ?? "") + (image?.url ?? "(no URL)")
+                        + (facts.isEmpty ? "" : " (" + facts.joined(separator: ", ") + ")")]
             }
         }
     }

@@ -63,12 +63,26 @@ public struct EngineCapabilities: Codable, Hashable, Sendable {
     public var toolCalling: Bool
     /// Incremental events while generating (otherwise the whole response arrives in one event).
     public var streaming: Bool
+    /// Image attachments in prompts (Foundation Models 27); a text-only model has none.
+    public var imageInput: Bool
 
     /// Creates a capability set.
-    public init(guidedGeneration: Bool, toolCalling: Bool, streaming: Bool) {
+    public init(guidedGeneration: Bool, toolCalling: Bool, streaming: Bool, imageInput: Bool = true) {
         self.guidedGeneration = guidedGeneration
         self.toolCalling = toolCalling
         self.streaming = streaming
+        self.imageInput = imageInput
+    }
+
+    private enum CodingKeys: String, CodingKey { case guidedGeneration, toolCalling, streaming, imageInput }
+
+    /// Decodes a capability set; one written before `imageInput` existed takes images.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(guidedGeneration: try container.decode(Bool.self, forKey: .guidedGeneration),
+                  toolCalling: try container.decode(Bool.self, forKey: .toolCalling),
+                  streaming: try container.decode(Bool.self, forKey: .streaming),
+                  imageInput: try container.decodeIfPresent(Bool.self, forKey: .imageInput) ?? true)
     }
 
     /// Every capability.
@@ -79,6 +93,9 @@ public struct EngineCapabilities: Codable, Hashable, Sendable {
         if request.schema != nil && !guidedGeneration { return "guidedGeneration (a response schema)" }
         if !request.tools.isEmpty && request.toolCallingMode != .disallowed && !toolCalling {
             return "toolCalling (tool definitions)"
+        }
+        if !imageInput, let image = request.transcript.firstAttachment {
+            return "imageInput (the prompt attaches \(image.label.map { "image '\($0)'" } ?? "an image"): this model reads text only, and fmeval never drops an attachment)"
         }
         return nil
     }

@@ -40,7 +40,7 @@ public enum OpenAIRequestEncoder {
             case .instructions(let entry):
                 instructions = try text(of: entry.segments, entry: index)
             case .prompt(let entry):
-                messages.append(["role": "user", "content": GeneratedContent(try text(of: entry.segments, entry: index))])
+                messages.append(["role": "user", "content": try promptContent(of: entry.segments, entry: index)])
             case .response(let entry):
                 messages.append(["role": "assistant", "content": GeneratedContent(try text(of: entry.segments, entry: index))])
             case .reasoning:
@@ -125,13 +125,37 @@ public enum OpenAIRequestEncoder {
         return GeneratedContent(properties: members.map { ($0.key, $0.value) })
     }
 
-    /// The text of an entry's segments; attachments cannot be sent as text.
+    /// A prompt's `content`: its text, or, when it attaches images, content parts in segment order — text
+    /// parts, and for each image a text part naming its label (when it has one) and an `image_url` part
+    /// holding the image as a `data:` URI (or its https URL when the transcript has no bytes).
+    static func promptContent(of segments: [Transcript.Segment], entry: Int) throws -> GeneratedContent {
+        guard segments.contains(where: { if case .attachment = $0 { return true } else { return false } }) else {
+            return GeneratedContent(try text(of: segments, entry: entry))
+        }
+        var parts: [GeneratedContent] = []
+        for segment in segments {
+            guard case .attachment(let attachment) = segment else {
+                parts.append(["type": "text", "text": GeneratedContent(segment.text)])
+                continue
+            }
+            guard case .image(let image) = attachment.content,
+                  let url = image.dataURI ?? image.url.flatMap({ $0.hasPrefix("https://") || $0.hasPrefix("http://") ? $0 : nil }) else {
+                throw LanguageModelError.unsupportedTranscriptContent(.init(debugDescription:
+                    "transcript entry \(entry) attaches \(attachment.url) without its bytes; the openai engine sends images as data: URIs or http(s) URLs"))
+            }
+            if let label = attachment.label { parts.append(["type": "text", "text": GeneratedContent("Image '\(label)':")]) }
+            parts.append(["type": "image_url", "image_url": ["url": GeneratedContent(url)]])
+        }
+        return GeneratedContent(parts)
+    }
+
+    /// The text of an entry's segments; attachments outside prompts cannot be sent.
     private static func text(of segments: [Transcript.Segment], entry: Int) throws -> String {
         var parts: [String] = []
         for segment in segments {
             if case .attachment(let attachment) = segment {
                 throw LanguageModelError.unsupportedTranscriptContent(.init(debugDescription:
-                    "transcript entry \(entry) has an attachment (\(attachment.url)); the openai engine sends text only"))
+                    "transcript entry \(entry) has an attachment (\(attachment.url)); the openai engine sends images in prompts only"))
             }
             parts.append(segment.text)
         }

@@ -6,7 +6,7 @@ extension SuiteReader {
                             "dataset", "variants", "defaults", "cases", "knownIssue",
                             "environment", "secrets", "toolOutputLimit", "transcripts"]
     static let caseKeys = ["id", "prompt", "turns", "instructions", "generating", "options", "tags", "repeat", "gate",
-                           "expect", "vars", "variants", "script", "knownIssue"]
+                           "expect", "vars", "variants", "script", "knownIssue", "images"]
 
     /// The whole suite; nil when the top level is unusable. Problems accumulate in `diagnostics`.
     func suite(_ root: YAMLNode, file: String) -> Suite? {
@@ -160,7 +160,7 @@ extension SuiteReader {
             expect: keys["expect"].map { expectations($0, "expect") } ?? [],
             vars: vars, variants: stringList(keys["variants"], "variants").map { $0 },
             script: keys["script"].flatMap { script($0) }, knownIssue: known?.issue, knownIssueVariants: known?.variants,
-            knownIssueNode: keys["knownIssue"], location: node.location)
+            knownIssueNode: keys["knownIssue"], images: keys["images"].map { images($0) } ?? [], location: node.location)
         // Keep a case with problems when it has an id, so duplicate ids and references are still checked.
         return diagnostics.count == before || id != nil ? item : nil
     }

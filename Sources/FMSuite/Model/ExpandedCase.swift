@@ -50,13 +50,15 @@ public struct ExpandedCase: Encodable, Sendable {
     public var commands = CommandPolicy()
     /// The recorded transcript the case scores instead of running a session (`transcripts:`); nil for live cases.
     public var recorded: RecordedTranscript? = nil
+    /// Images attached to the first prompt, after its text (`images:`).
+    public var attachments: [Transcript.AttachmentSegment] = []
 
     /// `suite/case` or `suite/case@variant`: unique across a run.
     public var id: String { "\(suite)/\(caseID)" + (variant.map { "@\($0)" } ?? "") }
 
     private enum CodingKeys: String, CodingKey {
         case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, generating, tools, options, settings
-        case repeatCount = "repeat", gate, expectations, engine, engineOptions, model, script, knownIssue, location, commands
+        case repeatCount = "repeat", gate, expectations, engine, engineOptions, model, script, knownIssue, location, commands, images
         case recorded
     }
 
@@ -89,6 +91,15 @@ public struct ExpandedCase: Encodable, Sendable {
         try container.encode(location.description, forKey: .location)
         if commands != CommandPolicy() { try container.encode(commands, forKey: .commands) }
         try container.encodeIfPresent(recorded, forKey: .recorded)
+        if !attachments.isEmpty {
+            try container.encode(GeneratedContent(attachments.map { segment -> GeneratedContent in
+                let image = segment.content.image
+                // By content, not path: moving the suite leaves the case (and its definition hash) as it was.
+                return GeneratedContent(properties: [("label", segment.label.map { GeneratedContent($0) } ?? .null),
+                                                     ("contentType", GeneratedContent(image?.contentType ?? "")),
+                                                     ("bytes", GeneratedContent(image?.byteCount ?? 0)), ("sha256", GeneratedContent(image?.sha256 ?? ""))])
+            }), forKey: .images)
+        }
     }
 }
 
@@ -124,7 +135,7 @@ extension Suite {
             expectations: defaults.expect + item.expect,
             engineSpec: engine.overridden(by: variant?.engine), model: variant?.model ?? model,
             script: item.script, knownIssue: knownIssue(of: item, under: variant), location: item.location,
-            commands: commands)
+            commands: commands, attachments: item.images)
         return item.recorded.map(expanded.recording) ?? expanded
     }
 

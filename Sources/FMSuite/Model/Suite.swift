@@ -137,6 +137,8 @@ public struct SuiteCase: Sendable {
     public var knownIssueVariants: [String]?
     /// The `knownIssue:` node, for locating problems found after reading.
     var knownIssueNode: YAMLNode?
+    /// Images attached to the (first) prompt, read from `images:`.
+    public var images: [Transcript.AttachmentSegment] = []
     /// Where the case starts (file line:column; a dataset line for JSONL cases).
     public var location: SourceLocation
     /// The recorded transcript the case scores (a suite's `transcripts:`); nil for live cases.

@@ -283,7 +283,18 @@ public enum SuiteJSONSchema {
         "vars": { "type": "object", "additionalProperties": { "$ref": "#/$defs/text" }, "description": "Values for variant prompt templates." },
         "variants": { "$ref": "#/$defs/stringList", "description": "Limit the case to these variants." },
         "script": { "$ref": "#/$defs/script" },
-        "knownIssue": { "$ref": "#/$defs/caseKnownIssue" }
+        "knownIssue": { "$ref": "#/$defs/caseKnownIssue" },
+        "images": {
+          "type": "array",
+          "description": "Images attached to the prompt after its text (PNG, JPEG, GIF or WebP files, relative to the suite).",
+          "items": {
+            "type": "object", "additionalProperties": false, "required": ["file"],
+            "properties": {
+              "file": { "type": "string", "description": "The image file, relative to the suite." },
+              "label": { "type": "string", "description": "A name the model and tools can refer to the image by." }
+            }
+          }
+        }
       }
     },
     "recordedCase": {
