@@ -109,6 +109,11 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
     public static let grammarOptions = GrammarOptions(allowsSpaceAfterSeparators: true, maximumStringBytes: 200,
                                                       maximumUnboundedItems: 3, maximumRecursionDepth: 1)
 
+    /// The most tool calls the grammar lets the model make in one turn (parallel calls, separated by a
+    /// line feed): enough for "the weather in Vienna, Berlin and Paris", and the same bound as for an
+    /// unbounded array, so a greedy model that repeats its call stops after three.
+    public static let maximumParallelToolCalls = 3
+
     /// The grammar constraint for `request`, or nil for free generation. With `constrained: false` only
     /// `toolCallingMode: required` is still enforced: a call of a defined tool, arguments any JSON object
     /// (the mode is session semantics; the argument schema is a guide the prompt channel only shows).
@@ -185,7 +190,9 @@ final class GrammarCache: @unchecked Sendable {
         defer { lock.unlock() }
         if let table = tables[key] { return table }
         let grammar = try Grammar.response(schema: schema, tools: tools, toolCallPrefix: prefix,
-                                           enforcesArguments: enforcesArguments, options: EmbeddedEngine.grammarOptions)
+                                           enforcesArguments: enforcesArguments,
+                                           maximumToolCalls: EmbeddedEngine.maximumParallelToolCalls,
+                                           options: EmbeddedEngine.grammarOptions)
         let table = TokenTable(grammar: grammar, vocabulary: vocabulary)
         tables[key] = table
         return table
