@@ -19,7 +19,8 @@ extension Grammar {
     }
 
     /// The grammar of a response that is either 1 to `maximumToolCalls` tool calls (when `tools` is not
-    /// empty; each is `toolCallPrefix` followed by a call, calls separated by a line feed) or a JSON
+    /// empty; each is `toolCallPrefix` followed by a call, calls separated by a line feed, which may also
+    /// end the turn when more calls are allowed) or a JSON
     /// document satisfying `schema` (when it is given). With `enforcesArguments` false a call names a
     /// defined tool but its arguments may be any JSON object (a framework that forces a tool call
     /// without enforcing the argument guides).
@@ -43,8 +44,12 @@ extension Grammar {
                                        compiler: &compiler, &nfa, from: nfa.start)
             nfa.addEpsilon(from: callEnd, to: end)
             for _ in 1..<max(1, maximumToolCalls) {
+                // A line feed may also end the turn, so a model that writes one after its call is not
+                // forced into another call.
+                let lineFeed = nfa.literal(Array("\n".utf8), from: callEnd)
+                nfa.addEpsilon(from: lineFeed, to: end)
                 callEnd = try toolCall(tools, prefix: toolCallPrefix, enforcesArguments: enforcesArguments,
-                                       compiler: &compiler, &nfa, from: nfa.literal(Array("\n".utf8), from: callEnd))
+                                       compiler: &compiler, &nfa, from: lineFeed)
                 nfa.addEpsilon(from: callEnd, to: end)
             }
         }

@@ -31,6 +31,7 @@ struct ValidateCommand: Command {
         let result = SuiteLoader.load(paths: paths)
         let diagnostics = result.diagnostics + RunPipeline.foldersWithoutSuites(paths)
         for diagnostic in diagnostics { printError(diagnostic.description) }
+        for warning in result.warnings { printError(warning.warningDescription) }
         let cases = result.expandedCases
         let engineProblems = EngineResolution.problems(for: cases, request: nil)
         for line in engineProblems { printError(line) }

@@ -26,7 +26,9 @@ import Testing
         #expect(grammar.accepts(calls([vienna, berlin])))
         #expect(grammar.accepts(calls([vienna, time, berlin])))
         #expect(!grammar.accepts(calls([vienna, berlin, time, vienna])), "a fourth call is past the bound")
-        #expect(!grammar.accepts(calls([vienna]) + Array("\n".utf8)), "a separator must start another call")
+        #expect(grammar.accepts(calls([vienna]) + Array("\n".utf8)), "a line feed after a call may end the turn")
+        #expect(!grammar.accepts(calls([vienna]) + Array("\n\n".utf8)))
+        #expect(!grammar.accepts(calls([vienna, berlin, time]) + Array("\n".utf8)), "after the last allowed call only the end")
         #expect(!grammar.accepts(calls([vienna, #"{"name":"getWeather","arguments":{"city":"Rome"}}"#])), "every call's arguments are enforced")
         #expect(grammar.acceptsPrefix(calls([vienna]) + Array("\n<tool_".utf8)))
     }

@@ -43,6 +43,7 @@ extension SuiteReader {
         }
         if keys["cases"] == nil && keys["dataset"] == nil { report(root, "a suite needs 'cases' or a 'dataset'") }
         crossCheck(suite, root: root)
+        greedyTemperatureWarnings(suite, root: root)
         return suite
     }
 
