@@ -59,7 +59,7 @@ import Testing
     try Data(renamed.utf8).write(to: folder.appendingPathComponent("renamed.yaml"))
     let bad = try runFMEval(["validate", folder.appendingPathComponent("renamed.yaml").path])
     #expect(bad.status == 2)
-    #expect(bad.stderr.contains("renamed.yaml:5:23: error: error: 'exceededContextWindowSize' is the Foundation Models 26 name; "
+    #expect(bad.stderr.contains("renamed.yaml:5:22: error: error: 'exceededContextWindowSize' is the Foundation Models 26 name; "
         + "since 27 it is LanguageModelError.contextSizeExceeded: write 'contextSizeExceeded'"), "\(bad.stderr)")
     let warm = "suite: warm\noptions: { temperature: 0.7 }\ncases:\n  - id: a\n    prompt: hi\n"
     try Data(warm.utf8).write(to: folder.appendingPathComponent("warm.yaml"))
