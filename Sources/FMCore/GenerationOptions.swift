@@ -1,8 +1,9 @@
 /// How the model picks tokens and how long it may answer (Apple's `GenerationOptions`).
 ///
 /// JSON form (every field optional; `{}` means the defaults, as on Apple's prompt entries):
-/// `{"sampling": "greedy" | {"topK": K, "seed": S} | {"probabilityThreshold": P, "seed": S},
-///   "temperature": T, "maximumResponseTokens": N, "toolCallingMode": "allowed" | "required" | "disallowed"}`.
+/// `{"sampling": "greedy" | {"topK": K, "seed": S} | {"probabilityThreshold": P, "seed": S},`
+/// (reading also takes Foundation Models' case names, `randomTopK` and `randomProbabilityThreshold`)
+/// `"temperature": T, "maximumResponseTokens": N, "toolCallingMode": "allowed" | "required" | "disallowed"}`.
 public struct GenerationOptions: Hashable, Sendable {
     /// A token sampling strategy.
     public enum SamplingMode: Hashable, Sendable {
@@ -72,12 +73,12 @@ public struct GenerationOptions: Hashable, Sendable {
     private static func samplingMode(_ content: GeneratedContent, at path: String) throws -> SamplingMode {
         if let word = content.stringValue {
             guard word == "greedy" else {
-                throw JSONFormatError(path: path, message: "unknown sampling \"\(word)\"; use \"greedy\", {\"topK\": K} or {\"probabilityThreshold\": P}")
+                throw JSONFormatError(path: path, message: "unknown sampling \"\(word)\"; use \"greedy\", {\"randomTopK\": K} or {\"randomProbabilityThreshold\": P}")
             }
             return .greedy
         }
-        let reader = try ObjectReader(content, at: path, what: "a sampling mode (\"greedy\", {\"topK\": K} or {\"probabilityThreshold\": P})")
-        try reader.rejectUnknownKeys(["topK", "probabilityThreshold", "seed"], in: "a sampling mode")
+        let reader = try ObjectReader(content, at: path, what: "a sampling mode (\"greedy\", {\"randomTopK\": K} or {\"randomProbabilityThreshold\": P})")
+        try reader.rejectUnknownKeys(["randomTopK", "randomProbabilityThreshold", "topK", "probabilityThreshold", "seed"], in: "a sampling mode")
         var seed: UInt64?
         if let value = reader.optional("seed") {
             guard let number = value.numberValue, number >= 0, number == number.rounded(), number < 1.8e19 else {
@@ -85,20 +86,31 @@ public struct GenerationOptions: Hashable, Sendable {
             }
             seed = UInt64(number)
         }
-        let top = try reader.optionalCount("topK", "topK")
-        let threshold = try reader.optionalNumber("probabilityThreshold", "probabilityThreshold")
+        let (topKey, thresholdKey) = try (spelling(reader, "randomTopK", "topK"), spelling(reader, "randomProbabilityThreshold", "probabilityThreshold"))
+        let top = try reader.optionalCount(topKey, topKey)
+        let threshold = try reader.optionalNumber(thresholdKey, thresholdKey)
         switch (top, threshold) {
         case (let top?, nil):
-            guard top >= 1 else { throw JSONFormatError(path: reader.path("topK"), message: "topK must be at least 1") }
+            guard top >= 1 else { throw JSONFormatError(path: reader.path(topKey), message: "\(topKey) must be at least 1") }
             return .topK(top, seed: seed)
         case (nil, let threshold?):
             guard threshold > 0, threshold <= 1 else {
-                throw JSONFormatError(path: reader.path("probabilityThreshold"), message: "probabilityThreshold must be in (0, 1], found \(GeneratedContent.format(number: threshold))")
+                throw JSONFormatError(path: reader.path(thresholdKey), message: "\(thresholdKey) must be in (0, 1], found \(GeneratedContent.format(number: threshold))")
             }
             return .nucleus(probabilityThreshold: threshold, seed: seed)
         default:
-            throw JSONFormatError(path: path, message: "a sampling mode needs exactly one of topK or probabilityThreshold")
+            throw JSONFormatError(path: path, message: "a sampling mode needs exactly one of randomTopK or randomProbabilityThreshold")
         }
+    }
+
+    /// Which of a setting's two spellings `reader` holds (Foundation Models' case name, or the older
+    /// short one); both at once is an error.
+    private static func spelling(_ reader: ObjectReader, _ name: String, _ older: String) throws -> String {
+        guard reader.optional(older) != nil else { return name }
+        guard reader.optional(name) == nil else {
+            throw JSONFormatError(path: reader.path(older), message: "\(older) is the older spelling of \(name); give one of them")
+        }
+        return older
     }
 
     /// The options' JSON value; unspecified fields are left out.

@@ -124,6 +124,11 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
         GrammarOptions(enforcement: request.enforcement, loopGuards: request.effectiveLoopGuards)
     }
 
+    /// The most tool calls the grammar lets the model make in one turn (parallel calls, separated by a
+    /// line feed): enough for "the weather in Vienna, Berlin and Paris", and the same bound as for an
+    /// unbounded array, so a greedy model that repeats its call stops after three.
+    public static let maximumParallelToolCalls = 3
+
     /// The grammar constraint for `request`, or nil for free generation. With `constrained: false` only
     /// `toolCallingMode: required` is still enforced: a call of a defined tool, arguments any JSON object
     /// (the mode is session semantics; the argument schema is a guide the prompt channel only shows).
@@ -202,7 +207,8 @@ final class GrammarCache: @unchecked Sendable {
         defer { lock.unlock() }
         if let table = tables[key] { return table }
         let grammar = try Grammar.response(schema: schema, tools: tools, toolCallPrefix: prefix,
-                                           enforcesArguments: enforcesArguments, options: options)
+                                           enforcesArguments: enforcesArguments,
+                                           maximumToolCalls: EmbeddedEngine.maximumParallelToolCalls, options: options)
         let table = TokenTable(grammar: grammar, vocabulary: vocabulary)
         tables[key] = table
         return table

@@ -66,8 +66,10 @@ struct EmbeddedOutputStream {
 /// Reads tool calls and structures out of generated text.
 enum EmbeddedOutputParser {
     /// The tool calls in `text`: each `<tool_call>` followed by a JSON object with `name` and
-    /// `arguments`; with `lenient`, also a bare such object (models on the prompt channel often drop
-    /// the prefix). Nil when `text` is not a tool call.
+    /// `arguments` (several in one turn are parallel calls); with `lenient`, also a bare such object
+    /// (models on the prompt channel often drop the prefix). Nil when `text` is not a tool call, or
+    /// when a call is cut or malformed: the text is then the response, and a cut one finishes with
+    /// `length`, so a cut call is the model's truncated output rather than a call of no tool.
     static func toolCalls(in text: String, lenient: Bool, transcript: Transcript) -> [ToolCall]? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let prefix = EmbeddedPromptFormat.toolCallPrefix
@@ -90,22 +92,11 @@ enum EmbeddedOutputParser {
             if let object = try? GeneratedContent(json: body), let name = object["name"]?.stringValue,
                let arguments = object["arguments"], case .structure = arguments.kind {
                 calls.append(ToolCall(id: "call_\(earlier + calls.count + 1)", name: name, arguments: arguments))
-            } else if !trimmed.hasPrefix(prefix) {
-                return nil
             } else {
-                return calls.isEmpty ? malformed(body, earlier) : calls
+                return nil
             }
         }
         return calls.isEmpty ? nil : calls
-    }
-
-    /// A call that opened with the prefix but whose JSON is cut or malformed: reported with the
-    /// recoverable name (or empty) and empty arguments, so evaluators see a failed call, not text.
-    private static func malformed(_ body: String, _ earlier: Int) -> [ToolCall] {
-        let partial = GeneratedContent.partial(json: body)
-        let name = partial?["name"]?.stringValue ?? ""
-        let arguments = partial?["arguments"] ?? GeneratedContent(properties: [])
-        return [ToolCall(id: "call_\(earlier + 1)", name: name, arguments: arguments)]
     }
 
     /// The structured response in `text`: the whole text as JSON; unless `exact` (the grammar wrote

@@ -115,6 +115,7 @@ public enum RunPipeline {
             cases = cases.filter { $0.variant.map(request.variants.contains) ?? false }
         }
         var plan = RunPlan(cases: [], skipped: [], paths: paths, options: request.options, known: known)
+        plan.warnings += loaded.warnings.map { "\($0.location): \($0.message)" }
         var filteredOut: [ExpandedCase] = []
         if let expression = request.filter {
             let filter = try CaseFilter(expression)

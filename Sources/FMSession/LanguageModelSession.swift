@@ -81,9 +81,7 @@ public final class LanguageModelSession: @unchecked Sendable {
         let started = DispatchTime.now()
         var madeCalls: [ToolCall] = []
         while true {
-            var options = configuration.options
-            if options.toolCallingMode == .required && !madeCalls.isEmpty { options.toolCallingMode = .allowed }
-            let request = EngineRequest(transcript: transcript, options: options, schema: schema,
+            let request = EngineRequest(transcript: transcript, options: configuration.options, schema: schema,
                                         tools: configuration.tools.map(\.definition), constrained: configuration.constrained,
                                         includeSchemaInPrompt: configuration.includeSchemaInPrompt,
                                         guideEnforcement: configuration.guideEnforcement, loopGuards: configuration.loopGuards)
@@ -105,18 +103,24 @@ public final class LanguageModelSession: @unchecked Sendable {
             if !response.toolCalls.isEmpty {
                 try checkMode(request.toolCallingMode, calledTools: true)
                 madeCalls += response.toolCalls
-                try runTools(response.toolCalls, total: madeCalls.count)
+                try runTools(response.toolCalls, total: madeCalls.count, required: request.toolCallingMode == .required)
                 continue
+            }
+            if request.toolCallingMode == .required && response.finishReason == .length {
+                throw cutToolCall(response)
             }
             try checkMode(request.toolCallingMode, calledTools: false)
             return try finish(response, schema: schema, toolCalls: madeCalls)
         }
     }
 
-    private func runTools(_ calls: [ToolCall], total: Int) throws {
+    /// Appends one `toolCalls` entry holding every call of the model turn, then one `toolOutput` per call,
+    /// in order (Apple's transcript shape for parallel calls).
+    private func runTools(_ calls: [ToolCall], total: Int, required: Bool) throws {
         append(.toolCalls(.init(id: makeID("toolCalls"), calls: calls)))
         if total > configuration.maxToolCalls {
-            throw SessionError.toolCallLimitExceeded(limit: configuration.maxToolCalls, lastTool: calls.last?.name ?? "")
+            throw SessionError.toolCallLimitExceeded(limit: configuration.maxToolCalls, lastTool: calls.last?.name ?? "",
+                                                     underRequiredMode: required)
         }
         for call in calls {
             let output = try tools.output(for: call)
@@ -124,6 +128,20 @@ public final class LanguageModelSession: @unchecked Sendable {
             append(.toolOutput(.init(id: makeID("toolOutput"), toolName: call.name, toolCallID: call.id,
                                      segments: [.text(.init(id: makeID("seg"), content: output))])))
         }
+    }
+
+    /// The error for a model turn that `maximumResponseTokens` cut before its required tool call was
+    /// complete: the model's failure (a cut structure), with the partial text kept for the report.
+    private func cutToolCall(_ response: EngineResponse) -> GeneratedContent.ParsingError {
+        updateStats {
+            $0.truncated = true
+            $0.lastResponseText = response.text
+        }
+        let lines = response.text.split(separator: "\n", omittingEmptySubsequences: false)
+        let limit = configuration.options.maximumResponseTokens.map { " (\($0) tokens)" } ?? ""
+        return GeneratedContent.ParsingError(line: lines.count, column: (lines.last?.unicodeScalars.count ?? 0) + 1,
+            message: "maximumResponseTokens\(limit) cut the model turn before its required tool call was complete; "
+                + "raise maximumResponseTokens so the call fits")
     }
 
     private func checkMode(_ mode: GenerationOptions.ToolCallingMode, calledTools: Bool) throws {

@@ -102,8 +102,9 @@ public struct TurnStats: Sendable, Hashable {
 /// A session-level failure that is not a model error: the tool loop guard, a broken toolCallingMode
 /// contract, or a tool whose output could not be produced.
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The model kept calling tools past `maxToolCalls` while answering one prompt.
-    case toolCallLimitExceeded(limit: Int, lastTool: String)
+    /// The model kept calling tools past `maxToolCalls` while answering one prompt (`underRequiredMode`:
+    /// `toolCallingMode` was `required`, which forces a call on every turn, so the device would loop).
+    case toolCallLimitExceeded(limit: Int, lastTool: String, underRequiredMode: Bool = false)
     /// The engine called a tool under `disallowed`, or answered without one under `required`.
     case toolCallingModeViolation(String)
     /// A tool failed: unknown name, unreadable fixture, or a command that crashed, hung or printed garbage.
@@ -121,7 +122,12 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What happened and what to do.
     public var description: String {
         switch self {
-        case .toolCallLimitExceeded(let limit, let tool):
+        case .toolCallLimitExceeded(let limit, let tool, true):
+            return "toolCallingMode required forces a tool call on every model turn, so the model can never answer: "
+                + "the loop guard stopped it after maxToolCalls (\(limit)) calls for one prompt (last: \(tool)). "
+                + "On the device this session would have looped without end. Use toolCallingMode allowed when the model "
+                + "must answer after calling tools"
+        case .toolCallLimitExceeded(let limit, let tool, false):
             return "the model called tools more than maxToolCalls (\(limit)) times for one prompt (last: \(tool)); "
                 + "the loop was stopped. Raise maxToolCalls if the trajectory is legitimate"
         case .toolCallingModeViolation(let message): return message

@@ -34,6 +34,7 @@ struct ValidateCommand: Command {
         let cases = result.expandedCases
         let diagnostics = result.diagnostics + RunPipeline.foldersWithoutSuites(paths) + RecordedCases.problems(of: cases)
         for diagnostic in diagnostics { printError(diagnostic.description) }
+        for warning in result.warnings { printError(warning.warningDescription) }
         let engineProblems = EngineResolution.problems(for: cases, request: nil)
         for line in engineProblems { printError(line) }
         var errors = diagnostics.count + engineProblems.count

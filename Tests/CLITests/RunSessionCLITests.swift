@@ -8,7 +8,8 @@ import Testing
     #expect(run.status == 3, "unexpected errors exit 3")
     #expect(document.statuses == [
         "expected-error": "passed", "unexpected-error": "error", "loop-guard": "failed", "loop-guard-expected": "passed",
-        "mode-required-pass": "passed", "mode-required-violated": "passed", "mode-disallowed-violated": "passed",
+        "mode-required-loops": "passed", "mode-required-answer-after-call": "passed", "mode-required-cut-call": "passed",
+        "mode-required-violated": "passed", "mode-disallowed-violated": "passed",
         "context-overflow": "passed", "truncated-text": "passed", "truncated-structure": "passed",
         "zero-snapshots": "passed", "tool-crash": "error", "tool-hang": "error", "multi-turn": "passed",
         "script-runs-out": "error",
@@ -19,6 +20,13 @@ import Testing
     #expect((guardError["message"] as? String ?? "").contains("maxToolCalls (2)"))
     let guardMetrics = try document.attempts("loop-guard")[0]["metrics"] as? [[String: Any]] ?? []
     #expect(guardMetrics.first?["name"] as? String == "response", "a looping model fails the attempt; it is not an infrastructure error")
+    let loop = try document.error("mode-required-loops")
+    #expect(loop["class"] as? String == "modelBehavior")
+    #expect(try document.attempts("mode-required-loops")[0]["engineCalls"] as? Int == 2)
+    let cutCall = try document.attempts("mode-required-cut-call")[0]
+    #expect(cutCall["truncated"] as? Bool == true)
+    #expect((cutCall["text"] as? String).map { $0.hasPrefix("<tool_call>{") && $0.count < 40 } == true, "the partial text is kept")
+    #expect(try document.error("mode-required-cut-call")["domain"] as? String == "GeneratedContent.ParsingError")
     let overflow = try document.attempts("context-overflow")[0]
     #expect(overflow["engineCalls"] as? Int == 0, "context overflow is detected before generating")
     #expect(try document.error("context-overflow")["expected"] as? Bool == true)

@@ -51,3 +51,20 @@ import Testing
     #expect(result.stderr.contains("s.json:1:64: error: repeat must be an integer, not a string"))
     #expect(result.stderr.contains("1 suite, 0 cases, 1 error"))
 }
+
+@Test func validateChecksErrorNamesAndWarnsOnTemperatureUnderGreedy() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-validate-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let renamed = "suite: renamed\ncases:\n  - id: a\n    prompt: hi\n    expect: { error: exceededContextWindowSize }\n"
+    try Data(renamed.utf8).write(to: folder.appendingPathComponent("renamed.yaml"))
+    let bad = try runFMEval(["validate", folder.appendingPathComponent("renamed.yaml").path])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("renamed.yaml:5:22: error: error: 'exceededContextWindowSize' is the Foundation Models 26 name; "
+        + "since 27 it is LanguageModelError.contextSizeExceeded: write 'contextSizeExceeded'"), "\(bad.stderr)")
+    let warm = "suite: warm\noptions: { temperature: 0.7 }\ncases:\n  - id: a\n    prompt: hi\n"
+    try Data(warm.utf8).write(to: folder.appendingPathComponent("warm.yaml"))
+    let warned = try runFMEval(["validate", folder.appendingPathComponent("warm.yaml").path])
+    #expect(warned.status == 0, "a warning does not fail validation: \(warned.stderr)")
+    #expect(warned.stderr.contains("warm.yaml:2:25: warning: temperature 0.7 has no effect under greedy sampling"), "\(warned.stderr)")
+    #expect(warned.stdout.contains("1 suite, 1 case, 0 errors"))
+}

@@ -72,14 +72,48 @@ struct EmbeddedEngineTests {
     @Test func requiredToolCallsNameADefinedToolWithValidArguments() throws {
         let tool = ToolDefinition(name: "getCityInfo", description: "Get the weather in a city.", parameters: EmbeddedFormatTests.city)
         var events: [EngineEvent] = []
-        let options = GenerationOptions(maximumResponseTokens: 64, toolCallingMode: .required)
+        let options = GenerationOptions(maximumResponseTokens: 128, toolCallingMode: .required)
         let response = try respond("What's the weather in Beijing?", tools: [tool], options: options, events: &events)
         #expect(response.finishReason == .toolCalls)
-        let call = try #require(response.toolCalls.first)
-        #expect(call.name == "getCityInfo")
-        #expect(SchemaValidator.violations(of: call.arguments, against: EmbeddedFormatTests.city).isEmpty, "\(call.arguments.jsonString)")
+        #expect((1...EmbeddedEngine.maximumParallelToolCalls).contains(response.toolCalls.count))
+        for call in response.toolCalls {
+            #expect(call.name == "getCityInfo")
+            #expect(SchemaValidator.violations(of: call.arguments, against: EmbeddedFormatTests.city).isEmpty, "\(call.arguments.jsonString)")
+        }
         #expect(!events.contains { if case .partialStructure = $0 { return true } else { return false } })
         #expect(!events.contains { if case .textDelta = $0 { return true } else { return false } })
+    }
+
+    @Test func twoCitiesGetTwoCallsInOneTurnUnderTheGrammar() throws {
+        let schema = try GenerationSchema(json: """
+            {"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"x-order":["city"],"additionalProperties":false}
+            """)
+        let tool = ToolDefinition(name: "getWeather", description: "Get the current weather in one city.", parameters: schema)
+        let transcript = Transcript(entries: [
+            .instructions(.init(id: "i", segments: [.text(.init(id: "s0", content: "You are a weather assistant. Call getWeather once for each city the user names."))],
+                                toolDefinitions: [tool])),
+            .prompt(.init(id: "p", segments: [.text(.init(id: "s", content: "What's the weather in Vienna and Berlin?"))])),
+        ])
+        let request = EngineRequest(transcript: transcript, options: GenerationOptions(maximumResponseTokens: 96, toolCallingMode: .required),
+                                    tools: [tool])
+        let response = try Self.engine.get().respond(to: request) { _ in }
+        #expect(response.finishReason == .toolCalls)
+        #expect(response.toolCalls.map(\.name) == ["getWeather", "getWeather"])
+        #expect(response.toolCalls.map { $0.arguments["city"]?.stringValue } == ["Vienna", "Berlin"])
+        #expect(response.toolCalls.map(\.id) == ["call_1", "call_2"])
+    }
+
+    @Test func aRequiredCallCutByTheTokenLimitIsTruncatedText() throws {
+        let tool = ToolDefinition(name: "getCityInfo", description: "Get the weather in a city.", parameters: EmbeddedFormatTests.city)
+        for constrained in [true, false] {
+            var events: [EngineEvent] = []
+            let options = GenerationOptions(maximumResponseTokens: 6, toolCallingMode: .required)
+            let response = try respond("What's the weather in Paris?", tools: [tool], options: options, constrained: constrained, events: &events)
+            #expect(response.finishReason == .length)
+            #expect(response.toolCalls.isEmpty, "a cut call is not a call of a tool named \"\"")
+            #expect(response.text.hasPrefix("<tool_call>"), "\(response.text)")
+            #expect(response.usage.outputTokens == 6)
+        }
     }
 
     @Test func usageCountsRealTokensAndTheReusedPrefix() throws {

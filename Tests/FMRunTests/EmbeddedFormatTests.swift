@@ -55,8 +55,20 @@ import Testing
         #expect(EmbeddedOutputParser.toolCalls(in: bare, lenient: true, transcript: empty)?.first?.arguments == ["city": "Rome"])
         #expect(EmbeddedOutputParser.toolCalls(in: bare, lenient: false, transcript: empty) == nil)
         #expect(EmbeddedOutputParser.toolCalls(in: "It is sunny.", lenient: true, transcript: empty) == nil)
-        let cut = EmbeddedOutputParser.toolCalls(in: #"<tool_call>{"name":"getCityInfo","argu"#, lenient: false, transcript: empty)
-        #expect(cut?.first?.name == "getCityInfo")
+        let cut = #"<tool_call>{"name":"getCityInfo","argu"#
+        #expect(EmbeddedOutputParser.toolCalls(in: cut, lenient: false, transcript: empty) == nil, "a cut call is text, not a call of no tool")
+        #expect(EmbeddedOutputParser.toolCalls(in: cut, lenient: true, transcript: empty) == nil)
+    }
+
+    @Test func parallelCallsAreParsedInOrderWithIDsAfterEarlierCalls() throws {
+        let earlier = Transcript(entries: [.toolCalls(.init(id: "c", calls: [ToolCall(id: "call_1", name: "getCityInfo", arguments: ["city": "Rome"])]))])
+        let text = #"<tool_call>{"name":"getCityInfo","arguments":{"city":"Vienna"}}"# + "\n"
+            + #"<tool_call>{"name": "getCityInfo", "arguments": {"city": "Berlin"}}"#
+        let calls = EmbeddedOutputParser.toolCalls(in: text, lenient: false, transcript: earlier)
+        #expect(calls == [ToolCall(id: "call_2", name: "getCityInfo", arguments: ["city": "Vienna"]),
+                          ToolCall(id: "call_3", name: "getCityInfo", arguments: ["city": "Berlin"])])
+        let secondCut = #"<tool_call>{"name":"getCityInfo","arguments":{"city":"Vienna"}}"# + "\n" + #"<tool_call>{"name":"get"#
+        #expect(EmbeddedOutputParser.toolCalls(in: secondCut, lenient: false, transcript: earlier) == nil)
     }
 
     @Test func structuresAreTakenWholeOrFoundInProseOnThePromptChannel() throws {

@@ -12,7 +12,10 @@ import Testing
         let toolCases = ["city-tools/london-prefix", "city-tools/paris", "forum-anyof-tool-arguments/beijing@grammar",
                          "forum-anyof-tool-arguments/new-york-lowercase@grammar", "forum-anyof-tool-arguments/new-york-lowercase@device",
                          "forum-anyof-tool-arguments/paris@grammar", "forum-anyof-tool-arguments/paris@device",
-                         "forum-anyof-tool-arguments/sydney@grammar", "forum-anyof-tool-arguments/tokyo@grammar"]
+                         "forum-anyof-tool-arguments/sydney@grammar", "forum-anyof-tool-arguments/tokyo@grammar",
+                         "device-required-loop/paris", "device-required-loop/london", "device-required-loop/new-york"]
+            + ["vienna-berlin", "paris-london", "rome-madrid", "new-york-boston", "sydney-melbourne", "cairo-dubai", "chicago-denver"]
+                .map { "parallel-tool-calls/" + $0 }
         let enumCases = ["sentiment/broke@plain", "sentiment/broke@terse", "sentiment/great-screen@terse"]
         let profile = [
             "device-guide-enforcement/beijing@strict": tools,

@@ -105,8 +105,8 @@ public struct ScriptStep: Codable, Hashable, Sendable {
         if set != 1 {
             found.append("a script step needs exactly one of 'text', 'structure', 'toolCalls', 'error' (found \(set))")
         }
-        if let error, !LanguageModelError.caseNames.contains(error) {
-            found.append("unknown error '\(error)'; use one of \(LanguageModelError.caseNames.joined(separator: ", "))")
+        if let error, let problem = ErrorTaxonomy.problem(with: error, known: LanguageModelError.caseNames, what: "LanguageModelError") {
+            found.append(problem)
         }
         if let calls = toolCalls, calls.isEmpty { found.append("'toolCalls' needs at least one call") }
         for (name, value) in [("inputTokens", inputTokens), ("outputTokens", outputTokens)] {

@@ -8,6 +8,8 @@ public struct SuiteLoadResult: Sendable {
     public var suites: [Suite] = []
     /// Every problem, grouped by file and in source order within each.
     public var diagnostics: [Diagnostic] = []
+    /// Settings that load but have no effect (a temperature under greedy sampling), by file.
+    public var warnings: [Diagnostic] = []
 
     /// Creates an empty result.
     public init() {}
@@ -28,8 +30,9 @@ public enum SuiteLoader {
         result.diagnostics = missing
         for file in files {
             result.files.append(file)
-            let (suite, diagnostics) = load(file: file)
+            let (suite, diagnostics, warnings) = read(file: file)
             result.diagnostics += diagnostics
+            result.warnings += warnings
             if let suite, diagnostics.isEmpty { result.suites.append(suite) }
         }
         return result
@@ -37,28 +40,39 @@ public enum SuiteLoader {
 
     /// Loads one suite file; the suite is returned even with problems, so callers can show what loaded.
     public static func load(file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "cannot read the file; check the path and permissions")])
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the file is not UTF-8 text")])
-        }
-        return load(text: text, file: file)
+        let (suite, diagnostics, _) = read(file: file)
+        return (suite, diagnostics)
     }
 
     /// Loads a suite from text; `file` names it in messages and anchors relative paths.
     public static func load(text: String, file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
+        let (suite, diagnostics, _) = read(text: text, file: file)
+        return (suite, diagnostics)
+    }
+
+    /// Loads a suite from text with its warnings as well as its problems.
+    public static func read(text: String, file: String) -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
         let root: YAMLNode
         do {
             root = file.lowercased().hasSuffix(".json") ? try JSONNodeReader.parse(text, file: file) : try YAMLParser.parse(text, file: file)
         } catch let diagnostic as Diagnostic {
-            return (nil, [diagnostic])
+            return (nil, [diagnostic], [])
         } catch {
-            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "\(error)")])
+            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "\(error)")], [])
         }
         let reader = SuiteReader(file: file)
         let suite = reader.suite(root, file: file)
-        return (suite, ordered(reader.diagnostics))
+        return (suite, ordered(reader.diagnostics), ordered(reader.warnings))
+    }
+
+    private static func read(file: String) -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "cannot read the file; check the path and permissions")], [])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the file is not UTF-8 text")], [])
+        }
+        return read(text: text, file: file)
     }
 
     /// Suite files under `paths`, sorted within each directory; missing paths become diagnostics.

@@ -49,6 +49,7 @@ extension SuiteReader {
         }
         if keys["cases"] == nil && keys["dataset"] == nil { report(root, "a suite needs 'cases' or a 'dataset' (or 'transcripts', recorded sessions to score)") }
         crossCheck(suite, root: root)
+        greedyTemperatureWarnings(suite, root: root)
         return suite
     }
 

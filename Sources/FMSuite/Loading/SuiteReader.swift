@@ -5,6 +5,8 @@ import FMCore
 final class SuiteReader {
     /// Problems found so far, in the order found.
     var diagnostics: [Diagnostic] = []
+    /// Settings that load but have no effect, in the order found.
+    var warnings: [Diagnostic] = []
     /// The suite file's directory; relative paths in the suite resolve against it.
     let directory: URL
     /// Parsed referenced files, so a schema used twice is read once.

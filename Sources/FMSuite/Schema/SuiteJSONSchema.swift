@@ -111,9 +111,17 @@ public enum SuiteJSONSchema {
       "additionalProperties": false,
       "properties": {
         "sampling": {
-          "description": "greedy (default), {topK, seed?} or {probabilityThreshold, seed?}.",
+          "description": "greedy (default), {randomTopK, seed?} or {randomProbabilityThreshold, seed?} (also spelled topK, probabilityThreshold).",
           "anyOf": [
             { "const": "greedy" },
+            {
+              "type": "object", "additionalProperties": false, "required": ["randomTopK"],
+              "properties": { "randomTopK": { "type": "integer", "minimum": 1, "description": "Sample among the K most likely tokens (Apple's random(top:seed:))." }, "seed": { "$ref": "#/$defs/seed" } }
+            },
+            {
+              "type": "object", "additionalProperties": false, "required": ["randomProbabilityThreshold"],
+              "properties": { "randomProbabilityThreshold": { "type": "number", "minimum": 0, "maximum": 1, "description": "Nucleus sampling threshold (Apple's random(probabilityThreshold:seed:))." }, "seed": { "$ref": "#/$defs/seed" } }
+            },
             {
               "type": "object", "additionalProperties": false, "required": ["topK"],
               "properties": { "topK": { "type": "integer", "minimum": 1, "description": "Sample among the K most likely tokens." }, "seed": { "$ref": "#/$defs/seed" } }
@@ -124,7 +132,7 @@ public enum SuiteJSONSchema {
             }
           ]
         },
-        "temperature": { "type": "number", "minimum": 0, "description": "Temperature for random sampling." },
+        "temperature": { "type": "number", "minimum": 0, "description": "Temperature for random sampling (no effect under greedy sampling: a warning)." },
         "maximumResponseTokens": { "type": "integer", "minimum": 0, "description": "Truncates the response (recorded as a flag on the attempt)." },
         "toolCallingMode": { "enum": ["allowed", "required", "disallowed"], "description": "Whether the model may, must or must not call tools (default allowed)." },
         "contextSize": { "type": "integer", "minimum": 1, "description": "Context window in tokens (default 4096)." },

@@ -33,6 +33,9 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// `path/to/file.yaml:LINE:COL: error: message`.
     public var description: String { "\(location): error: \(message)" }
+
+    /// `path/to/file.yaml:LINE:COL: warning: message`, for a problem that does not stop the suite loading.
+    public var warningDescription: String { "\(location): warning: \(message)" }
 }
 
 /// Several diagnostics thrown together (validation reports every problem at once).

@@ -1,3 +1,5 @@
+import FMCore
+
 /// `error`: the attempt ends in an error; null, a case name, or `{caseName?, messageContains?}`.
 extension ErrorExpectation: ExpectationKind {
     /// `error`.
@@ -9,27 +11,37 @@ extension ErrorExpectation: ExpectationKind {
         return node.isScalar ? node.wrapped(in: "caseName") : node
     }
 
-    /// The `error` property and the `errorName` definition.
+    /// The `error` property and the `errorName` (a `LanguageModelError`) and `expectedErrorName` definitions.
     public static var jsonSchema: ExpectationSchemaFragment {
-        ExpectationSchemaFragment(properties: #"""
+        func names(_ list: [String]) -> String { list.map { "\"\($0)\"" }.joined(separator: ", ") }
+        return ExpectationSchemaFragment(properties: #"""
         "error": {
           "description": "The attempt ends in an error: its case name, or {caseName?, messageContains?}; empty accepts any error.",
           "anyOf": [
             { "type": "null" },
-            { "$ref": "#/$defs/errorName" },
+            { "$ref": "#/$defs/expectedErrorName" },
             {
               "type": "object", "additionalProperties": false,
-              "properties": { "caseName": { "$ref": "#/$defs/errorName" }, "messageContains": { "type": "string", "description": "Text the message must contain." } }
+              "properties": { "caseName": { "$ref": "#/$defs/expectedErrorName" }, "messageContains": { "type": "string", "description": "Text the message must contain." } }
             }
           ]
         }
         """#, definitions: #"""
         "errorName": {
           "description": "A LanguageModelError case name.",
-          "enum": ["contextSizeExceeded", "rateLimited", "refusal", "timeout", "guardrailViolation", "unsupportedCapability",
-                   "unsupportedTranscriptContent", "unsupportedGenerationGuide", "unsupportedLanguageOrLocale"]
+          "enum": [\#(names(LanguageModelError.caseNames))]
+        },
+        "expectedErrorName": {
+          "description": "The case name of an error an attempt can end in: LanguageModelError, LanguageModelSession.Error, parsingError (GeneratedContent.ParsingError) or SessionError.",
+          "enum": [\#(names(ErrorTaxonomy.expectableNames))]
         }
         """#)
+    }
+
+    /// An unknown case name, with did-you-mean or the Foundation Models 27 name of a 26 one.
+    public var problems: [String] {
+        guard let caseName else { return [] }
+        return ErrorTaxonomy.problem(with: caseName, known: ErrorTaxonomy.expectableNames, what: "error name").map { [$0] } ?? []
     }
 
     /// Always: the error is what this expectation scores.
