@@ -86,13 +86,12 @@ public enum RunPipeline {
     public static func plan(_ request: RunRequest) throws -> RunPlan {
         let earlierPaths = request.rerun?.results.run.paths ?? []
         let paths = !request.paths.isEmpty ? request.paths : (!earlierPaths.isEmpty ? earlierPaths : ["suites"])
-        let loaded = SuiteLoader.load(paths: paths)
-        let transcriptProblems = RecordedCases.problems(of: loaded.expandedCases)
-        let diagnostics = loaded.diagnostics + CaseSelection.foldersWithoutSuites(paths) + (request.keepGoing ? [] : transcriptProblems)
-        let engineProblems = diagnostics.isEmpty ? EngineResolution.problems(for: loaded.expandedCases, request: request) : []
         let loaded = request.loaded ?? SuiteLoader.load(paths: paths)
+        let transcriptProblems = RecordedCases.problems(of: loaded.expandedCases)
         let diagnostics = loaded.diagnostics + (request.loaded == nil ? CaseSelection.foldersWithoutSuites(paths) : [])
-        let engineProblems = diagnostics.isEmpty && request.provider == nil ? EngineResolution.problems(for: loaded.expandedCases, request: request) : []
+            + (request.keepGoing ? [] : transcriptProblems)
+        let engineProblems = diagnostics.isEmpty && request.provider == nil
+            ? EngineResolution.problems(for: loaded.expandedCases, request: request) : []
         if !diagnostics.isEmpty || !engineProblems.isEmpty {
             let lines = diagnostics.map(\.description) + engineProblems
             let hint = transcriptProblems.isEmpty || request.keepGoing ? "" : "\nTo score the valid transcripts anyway (the invalid ones listed as errors), add --keep-going."
