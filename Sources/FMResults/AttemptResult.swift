@@ -31,6 +31,8 @@ public struct AttemptResult: Codable, Sendable {
     public var engineCalls: Int
     /// Retries a retryable infrastructure failure took (nil: none; older results lack it).
     public var retries: Int?
+    /// What the instructions, tools, schema and prompts cost in tokens (nil: not counted; older results lack it).
+    public var tokenCounts: PromptTokenCounts?
 
     /// Creates an attempt result.
     public init(index: Int, status: AttemptOutcome, text: String? = nil, output: GeneratedContent? = nil,

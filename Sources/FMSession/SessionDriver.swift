@@ -18,6 +18,8 @@ public struct SessionPlan: Sendable {
     public var configuration: SessionConfiguration
     /// The prompts, one per turn.
     public var turns: [String]
+    /// Changes to the transcript's history made before a turn, keyed by the 0-based turn index.
+    public var edits: [Int: TranscriptEdit] = [:]
 
     /// Creates a plan.
     public init(configuration: SessionConfiguration, turns: [String]) {
@@ -38,6 +40,8 @@ public struct SessionRecord: Sendable {
     public var turns: [TurnStats]
     /// Milliseconds from the session's start to each turn's start, parallel to `turns`.
     public var turnOffsetsMs: [Double]
+    /// What the instructions, tools, schema and prompts cost in tokens (nil: the driver did not count).
+    public var tokenCounts: PromptTokenCounts?
 
     /// Creates a record.
     public init(transcript: Transcript = Transcript(), text: String? = nil, content: GeneratedContent? = nil,
