@@ -11,7 +11,7 @@ import FMCore
 /// One request at a time: a second concurrent `respond` throws `concurrentRequests`; the transcript may be
 /// replaced between requests, and replacing it during one makes that request throw
 /// `transcriptMutationWhileResponding`.
-// @unchecked Sendable: the transcript, counters and `responding` change only under `lock`, and `responding`
+// @unchecked Sendable: the transcript, counters, `responding` and the mutation flag change only under `lock`, and `responding`
 // admits one `respond` at a time, so only that caller's thread uses `engine` and `tools`.
 public final class LanguageModelSession: @unchecked Sendable {
     /// The engine generating responses.
