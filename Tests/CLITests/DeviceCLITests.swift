@@ -23,3 +23,14 @@ import Testing
     let page = try String(contentsOfFile: html, encoding: .utf8)
     #expect(page.contains("Input tokens by part (estimated): instructions 3 · tools 0 · schema 0 · prompt 10"))
 }
+
+@Test func aBadTranscriptEditIsLocatedAndExitsTwo() throws {
+    let folder = try temporaryFolder()
+    let suite = "suite: bad\nengine: scripted\ncases:\n  - id: a\n    turns:\n      - one\n      - prompt: two\n        transcript: { drop: [toolCall] }\n    script: { turns: [ [ { text: a } ], [ { text: b } ] ] }\n"
+    let path = folder.appendingPathComponent("bad.yaml")
+    try Data(suite.utf8).write(to: path)
+    let result = try runFMEval(["validate", path.path])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("bad.yaml:8:30: error: unknown transcript entry kind 'toolCall' in turn 2 transcript.drop; did you mean 'toolCalls'?"),
+            "\(result.stderr)")
+}
