@@ -7,12 +7,16 @@ extension GeneratedContent {
         public var column: Int
         /// What is wrong, e.g. "expected ':' after an object key".
         public var message: String
+        /// The text that failed to parse (Foundation Models' `rawContent`): the model's raw output when a
+        /// session raised the error, empty when the parser was given the text directly.
+        public var rawContent: String
 
-        /// Creates a parsing error at `line`:`column`.
-        public init(line: Int, column: Int, message: String) {
+        /// Creates a parsing error at `line`:`column` of `rawContent`.
+        public init(line: Int, column: Int, message: String, rawContent: String = "") {
             self.line = line
             self.column = column
             self.message = message
+            self.rawContent = rawContent
         }
 
         /// "line L, column C: message".

@@ -147,9 +147,12 @@ public enum LanguageModelSessionError: Error, Hashable, Sendable, CustomStringCo
 }
 
 extension LanguageModelError: ClassifiedError {
-    /// `rateLimited` and `timeout` are retryable infrastructure; every other case is infrastructure.
+    /// The model's own outcomes (`refusal`, `guardrailViolation`, `contextSizeExceeded`, which an app on the
+    /// device must handle like any answer) are model behaviour; `rateLimited` and `timeout` are retryable
+    /// infrastructure; every other case is infrastructure.
     public var failureClass: FailureClass {
         switch self {
+        case .refusal, .guardrailViolation, .contextSizeExceeded: return .modelBehavior
         case .rateLimited, .timeout: return .retryableInfrastructure
         default: return .infrastructure
         }

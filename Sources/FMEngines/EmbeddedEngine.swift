@@ -56,14 +56,22 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
         try promptTokens(for: request).count
     }
 
+    /// The tokens `text` takes in SmolLM2's tokenizer (no special tokens parsed).
+    public func tokenCount(for text: String) throws -> Int? {
+        tokenizer.tokenize(text).count
+    }
+
     /// Generates the response: constrained per `constrained`/`toolCallingMode`, streamed through `onEvent`.
+    /// It generates at most `responseTokenLimit` tokens and never past the KV cache; a response stopped by
+    /// the cache before the request's own limit ran off the model's window and throws `contextSizeExceeded`.
     public func respond(to request: EngineRequest, onEvent: (EngineEvent) -> Void) throws -> EngineResponse {
         try checkCapabilities(for: request)
         let prompt = try promptTokens(for: request)
         let tools = EmbeddedPromptFormat.offeredTools(request)
         let constraint = try makeConstraint(for: request, tools: tools)
         let capacity = generator.model.cache.capacity
-        let limit = max(0, min(request.options.maximumResponseTokens ?? capacity, capacity - prompt.count))
+        let requested = request.responseTokenLimit ?? capacity
+        let limit = max(0, min(requested, capacity - prompt.count))
         let generation = GenerationRequest(prompt: prompt, maxTokens: limit, stopTokens: Set(tokenizer.stopIDs.map(Int32.init)),
                                            sampling: Self.sampling(request.options), constraint: constraint)
         return try withoutActuallyEscaping(onEvent) { onEvent in
@@ -77,6 +85,11 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
                 }
             } catch let error as LlamaRunError where error.isContextOverflow {
                 throw LanguageModelError.contextSizeExceeded(.init(debugDescription: error.message))
+            }
+            if limit < requested && (result.finishReason == .length || result.finishReason == .contextFull) {
+                throw LanguageModelError.contextSizeExceeded(.init(debugDescription:
+                    "the prompt takes \(prompt.count) of the model's \(capacity)-token cache and the response ran past the "
+                    + "\(limit) left; shorten the prompt or turns, or ask for a shorter answer"))
             }
             return finish(result, stream: &stream, request: request, tools: tools, constraint: constraint, onEvent: onEvent)
         }

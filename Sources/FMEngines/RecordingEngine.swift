@@ -56,6 +56,8 @@ final class RecordingEngine: LanguageModelEngine {
 
     func promptTokenCount(for request: EngineRequest) throws -> Int? { try inner.promptTokenCount(for: request) }
 
+    func tokenCount(for text: String) throws -> Int? { try inner.tokenCount(for: text) }
+
     func respond(to request: EngineRequest, onEvent: (EngineEvent) -> Void) throws -> EngineResponse {
         var events: [EngineEvent] = []
         let key = Cassette.key(of: request, engine: inner.identity)

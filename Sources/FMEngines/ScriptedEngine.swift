@@ -5,7 +5,7 @@ import FMCore
 ///
 /// One instance serves one attempt. Each `respond` takes the next step of the script (per turn for
 /// `turns:` scripts). It behaves like a model under the request's limits: text and structures stream
-/// as deltas and snapshots, `maximumResponseTokens` cuts the output (finish reason `length`), and
+/// as deltas and snapshots, `maximumResponseTokens` or the context budget cuts the output (finish reason `length`), and
 /// token counts follow `TokenEstimate` unless the step gives them.
 public final class ScriptedEngine: LanguageModelEngine {
     /// `scripted (script)`.
@@ -16,6 +16,8 @@ public final class ScriptedEngine: LanguageModelEngine {
     private let script: EngineScript
     private let lock = NSLock()
     private var consumed: [Int: Int] = [:]
+    private var turn = 0
+    private var lastPromptID: String?
 
     /// An engine playing `script` for attempt number `attempt` (0-based; picks among `attempts:` scripts).
     public init(script: EngineScript, attempt: Int = 0) {
@@ -25,7 +27,7 @@ public final class ScriptedEngine: LanguageModelEngine {
     /// Plays the next step as a response, or throws its error.
     public func respond(to request: EngineRequest, onEvent: (EngineEvent) -> Void) throws -> EngineResponse {
         try checkCapabilities(for: request)
-        let step = try nextStep(turn: request.turnNumber)
+        let step = try nextStep(promptID: request.transcript.entries.last { if case .prompt = $0 { true } else { false } }?.id)
         if let latency = step.latencyMs, latency > 0 { Thread.sleep(forTimeInterval: latency / 1000) }
         if let caseName = step.error {
             let message = step.message ?? "scripted \(caseName)"
@@ -49,7 +51,7 @@ public final class ScriptedEngine: LanguageModelEngine {
         var outputTokens = step.outputTokens ?? TokenEstimate.count(fullText)
         var text = fullText
         var finish = FinishReason.stop
-        if let limit = request.options.maximumResponseTokens, outputTokens > limit {
+        if let limit = request.responseTokenLimit, outputTokens > limit {
             let kept = Double(limit) / Double(max(outputTokens, 1))
             text = TokenEstimate.prefix(fullText, tokens: Int(Double(TokenEstimate.count(fullText)) * kept))
             outputTokens = limit
@@ -93,9 +95,15 @@ public final class ScriptedEngine: LanguageModelEngine {
         return pieces
     }
 
-    private func nextStep(turn: Int) throws -> ScriptStep {
+    /// The next step; a request whose latest prompt is new starts the next turn (counted here, not from the
+    /// transcript, whose earlier prompts a transcript edit may have removed).
+    private func nextStep(promptID: String?) throws -> ScriptStep {
         lock.lock()
         defer { lock.unlock() }
+        if let promptID, promptID != lastPromptID {
+            turn += 1
+            lastPromptID = promptID
+        }
         let steps: [ScriptStep]
         let key: Int
         switch script {

@@ -61,6 +61,10 @@ enum HTMLCaseDetails {
             page.text("\(error.expected ? "Expected error" : "Error") \(error.domain).\(error.caseName): \(error.message)")
             page.close("p")
         }
+        if let counts = attempt.tokenCounts {
+            page.element("p", cls: "muted", "Input tokens by part\(counts.estimated ? " (estimated)" : ""): instructions \(counts.instructions) · "
+                         + "tools \(counts.tools) · schema \(counts.schema) · prompt \(counts.prompt)")
+        }
         HTMLTranscript.write(attempt.transcript, cache: cache, into: &page)
         if let output = attempt.output {
             page.element("h3", "Structured output")

@@ -33,6 +33,8 @@ public struct AttemptResult: Codable, Sendable {
     public var retries: Int?
     /// Where the grammar's loop guards cut the model's choices (nil: nowhere; older results lack it).
     public var grammarLimits: [GrammarLimitCut]?
+    /// What the instructions, tools, schema and prompts cost in tokens (nil: not counted; older results lack it).
+    public var tokenCounts: PromptTokenCounts?
 
     /// Creates an attempt result.
     public init(index: Int, status: AttemptOutcome, text: String? = nil, output: GeneratedContent? = nil,

@@ -39,9 +39,11 @@ struct AttemptExecutor {
         var error: AttemptError?
         var durationMs: Double = 0
         var retries = 0
+        var tokenCounts: PromptTokenCounts?
 
         /// The outcome a driver recorded.
         init(_ record: SessionRecord) {
+            tokenCounts = record.tokenCounts
             text = record.text
             content = record.content
             transcript = record.transcript
@@ -74,7 +76,8 @@ struct AttemptExecutor {
     /// is the last try's.
     func run(engineAttempt: Int) -> Outcome {
         let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
-        let plan = SessionPlan(configuration: configuration, turns: item.turns ?? [item.prompt ?? ""], attachments: item.attachments)
+        var plan = SessionPlan(configuration: configuration, turns: item.turns ?? [item.prompt ?? ""], attachments: item.attachments)
+        plan.edits = item.transcriptEdits
         var started = DispatchTime.now()
         var retries = 0
         var outcome: Outcome
@@ -105,6 +108,7 @@ struct AttemptExecutor {
             durationMs: outcome.durationMs, truncated: outcome.stats.truncated, snapshotCount: snapshots,
             engineCalls: outcome.stats.engineCalls, retries: outcome.retries > 0 ? outcome.retries : nil)
         if !outcome.stats.grammarLimits.isEmpty { attempt.grammarLimits = outcome.stats.grammarLimits }
+        attempt.tokenCounts = outcome.tokenCounts
         if let error, FailureDisposition.of(error, expected: expectsError) == .error {
             attempt.status = .error
             attempt.metrics = [.failing("error", rationale: "unexpected \(error.domain).\(error.caseName): \(error.message)")]

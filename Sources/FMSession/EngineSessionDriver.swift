@@ -9,13 +9,20 @@ public struct EngineSessionDriver: SessionDriver {
     /// A driver over `engine`.
     public init(engine: LanguageModelEngine) { self.engine = engine }
 
-    /// Answers each turn in a fresh session; on an error, the record so far (the failed turn's counters included).
+    /// Answers each turn in a fresh session, applying the plan's transcript edits before their turns; on
+    /// an error, the record so far (the failed turn's counters included).
     public func run(_ plan: SessionPlan) throws -> SessionRecord {
         let session = LanguageModelSession(engine: engine, configuration: plan.configuration)
         let started = DispatchTime.now()
         var record = SessionRecord()
+        do {
+            record.tokenCounts = try PromptTokenCounts(plan: plan, engine: engine)
+        } catch {
+            throw SessionDriverFailure(error, partial: record)
+        }
         for (index, prompt) in plan.turns.enumerated() {
             record.turnOffsetsMs.append(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6)
+            if let edit = plan.edits[index] { session.transcript = edit.applied(to: session.transcript) }
             do {
                 let response = try session.respond(to: prompt, attachments: index == 0 ? plan.attachments : [])
                 record.turns.append(response.stats)

@@ -6,8 +6,12 @@ import FMCore
 /// Instructions (with the tool definitions) are transcript entry 0. Each `respond` appends the prompt,
 /// then loops: check the context window, call the engine, run the tools it calls and append their
 /// outputs, until the model answers with a response — or the loop guard (`maxToolCalls`) stops it.
-/// One request at a time: a second concurrent `respond` throws `concurrentRequests`.
-// @unchecked Sendable: the transcript, counters and `responding` change only under `lock`, and `responding`
+/// The response shares the context window with the prompt: an engine may generate at most the tokens the
+/// prompt leaves, and a response that runs off the window's end throws `contextSizeExceeded`.
+/// One request at a time: a second concurrent `respond` throws `concurrentRequests`; the transcript may be
+/// replaced between requests, and replacing it during one makes that request throw
+/// `transcriptMutationWhileResponding`.
+// @unchecked Sendable: the transcript, counters, `responding` and the mutation flag change only under `lock`, and `responding`
 // admits one `respond` at a time, so only that caller's thread uses `engine` and `tools`.
 public final class LanguageModelSession: @unchecked Sendable {
     /// The engine generating responses.
@@ -17,6 +21,7 @@ public final class LanguageModelSession: @unchecked Sendable {
 
     private let lock = NSLock()
     private var responding = false
+    private var mutatedWhileResponding = false
     private var entries: [Transcript.Entry]
     private var statsOfLastTurn = TurnStats()
     private var nextID = 0
@@ -35,11 +40,20 @@ public final class LanguageModelSession: @unchecked Sendable {
         }
     }
 
-    /// The transcript so far (safe to read from any thread).
+    /// The transcript so far (safe to read and set from any thread). Setting it while a `respond` is in
+    /// progress replaces it and makes that `respond` throw `transcriptMutationWhileResponding`, as on the device.
     public var transcript: Transcript {
-        lock.lock()
-        defer { lock.unlock() }
-        return Transcript(entries: entries)
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return Transcript(entries: entries)
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            entries = newValue.entries
+            if responding { mutatedWhileResponding = true }
+        }
     }
 
     /// Whether a `respond` is in progress.
@@ -67,6 +81,7 @@ public final class LanguageModelSession: @unchecked Sendable {
             throw LanguageModelSessionError.concurrentRequests
         }
         responding = true
+        mutatedWhileResponding = false
         statsOfLastTurn = TurnStats()
         lock.unlock()
         defer {
@@ -81,17 +96,13 @@ public final class LanguageModelSession: @unchecked Sendable {
         let started = DispatchTime.now()
         var madeCalls: [ToolCall] = []
         while true {
-            let request = EngineRequest(transcript: transcript, options: configuration.options, schema: schema,
+            try checkUnmutated()
+            var request = EngineRequest(transcript: transcript, options: configuration.options, schema: schema,
                                         tools: configuration.tools.map(\.definition), constrained: configuration.constrained,
                                         includeSchemaInPrompt: configuration.includeSchemaInPrompt,
                                         guideEnforcement: configuration.guideEnforcement, loopGuards: configuration.loopGuards)
             try engine.checkCapabilities(for: request)
-            let promptTokens = try engine.promptTokenCount(for: request) ?? request.estimatedPromptTokens
-            guard promptTokens <= configuration.contextSize else {
-                throw LanguageModelError.contextSizeExceeded(.init(debugDescription:
-                    "the prompt needs \(promptTokens) tokens but contextSize is \(configuration.contextSize); "
-                    + "shorten the instructions, prompt or turns, or raise contextSize"))
-            }
+            request.contextBudget = try contextBudget(for: request)
             let response = try engine.respond(to: request) { event in
                 self.observe(event, since: started)
                 onEvent?(event)
@@ -100,6 +111,8 @@ public final class LanguageModelSession: @unchecked Sendable {
                 $0.engineCalls += 1; $0.engineRetries += response.retries ?? 0; $0.usage += response.usage
                 $0.grammarLimits += response.grammarLimits ?? []
             }
+            try checkUnmutated()
+            try checkWindow(response, of: request)
             if !response.toolCalls.isEmpty {
                 try checkMode(request.toolCallingMode, calledTools: true)
                 madeCalls += response.toolCalls
@@ -112,6 +125,37 @@ public final class LanguageModelSession: @unchecked Sendable {
             try checkMode(request.toolCallingMode, calledTools: false)
             return try finish(response, schema: schema, toolCalls: madeCalls)
         }
+    }
+
+    /// The tokens the context window leaves for the response after `request`'s prompt; throws
+    /// `contextSizeExceeded` when the prompt alone does not fit.
+    private func contextBudget(for request: EngineRequest) throws -> Int {
+        let promptTokens = try engine.promptTokenCount(for: request) ?? request.estimatedPromptTokens
+        guard promptTokens <= configuration.contextSize else {
+            throw LanguageModelError.contextSizeExceeded(.init(debugDescription:
+                "the prompt needs \(promptTokens) tokens but contextSize is \(configuration.contextSize); "
+                + "shorten the instructions, prompt or turns, or raise contextSize"))
+        }
+        return configuration.contextSize - promptTokens
+    }
+
+    /// Throws `contextSizeExceeded` when `response` was cut by the context window rather than by
+    /// `maximumResponseTokens`: on the device the response shares the window and running off its end throws.
+    private func checkWindow(_ response: EngineResponse, of request: EngineRequest) throws {
+        guard response.finishReason == .length, request.isWindowLimited, let budget = request.contextBudget else { return }
+        updateStats { $0.lastResponseText = response.text }
+        let size = configuration.contextSize
+        throw LanguageModelError.contextSizeExceeded(.init(debugDescription:
+            "the prompt takes \(size - budget) of contextSize \(size) tokens and the response ran past the \(budget) left "
+            + "(it had \(response.usage.outputTokens) when it was stopped); the response shares the context window. "
+            + "Shorten the instructions, prompt or turns, ask for a shorter answer, or raise contextSize"))
+    }
+
+    /// Throws `transcriptMutationWhileResponding` when the transcript was replaced during this `respond`.
+    private func checkUnmutated() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if mutatedWhileResponding { throw LanguageModelSessionError.transcriptMutationWhileResponding }
     }
 
     /// Appends one `toolCalls` entry holding every call of the model turn, then one `toolOutput` per call,
@@ -170,7 +214,8 @@ public final class LanguageModelSession: @unchecked Sendable {
                     content = try GeneratedContent(json: response.text)
                 } catch let error as GeneratedContent.ParsingError {
                     let reason = truncated ? "the structured response was cut by maximumResponseTokens" : "the structured response is not valid JSON"
-                    throw GeneratedContent.ParsingError(line: error.line, column: error.column, message: "\(reason): \(error.message)")
+                    throw GeneratedContent.ParsingError(line: error.line, column: error.column, message: "\(reason): \(error.message)",
+                                                        rawContent: response.text)
                 }
             }
         }

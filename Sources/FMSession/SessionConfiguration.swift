@@ -99,23 +99,20 @@ public struct TurnStats: Sendable, Hashable {
     }
 }
 
-/// A session-level failure that is not a model error: the tool loop guard, a broken toolCallingMode
-/// contract, or a tool whose output could not be produced.
+/// A session-level failure that is not a model error: the tool loop guard or a broken toolCallingMode
+/// contract (a failing tool is a `ToolCallError`).
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The model kept calling tools past `maxToolCalls` while answering one prompt (`underRequiredMode`:
     /// `toolCallingMode` was `required`, which forces a call on every turn, so the device would loop).
     case toolCallLimitExceeded(limit: Int, lastTool: String, underRequiredMode: Bool = false)
     /// The engine called a tool under `disallowed`, or answered without one under `required`.
     case toolCallingModeViolation(String)
-    /// A tool failed: unknown name, unreadable fixture, or a command that crashed, hung or printed garbage.
-    case toolCallFailed(tool: String, message: String)
 
     /// The stable name of the case.
     public var caseName: String {
         switch self {
         case .toolCallLimitExceeded: return "toolCallLimitExceeded"
         case .toolCallingModeViolation: return "toolCallingModeViolation"
-        case .toolCallFailed: return "toolCallFailed"
         }
     }
 
@@ -131,19 +128,13 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the model called tools more than maxToolCalls (\(limit)) times for one prompt (last: \(tool)); "
                 + "the loop was stopped. Raise maxToolCalls if the trajectory is legitimate"
         case .toolCallingModeViolation(let message): return message
-        case .toolCallFailed(let tool, let message): return "tool '\(tool)' failed: \(message)"
         }
     }
 }
 
 extension SessionError: ClassifiedError {
-    /// The loop guard and a broken toolCallingMode are the model's behaviour; a failed tool is infrastructure.
-    public var failureClass: FailureClass {
-        switch self {
-        case .toolCallLimitExceeded, .toolCallingModeViolation: return .modelBehavior
-        case .toolCallFailed: return .infrastructure
-        }
-    }
+    /// The loop guard and a broken toolCallingMode are the model's behaviour.
+    public var failureClass: FailureClass { .modelBehavior }
 
     /// `SessionError`.
     public var domain: String { "SessionError" }

@@ -20,6 +20,8 @@ public struct SessionPlan: Sendable {
     public var turns: [String]
     /// Attachments (images) of the first turn's prompt, after its text.
     public var attachments: [Transcript.AttachmentSegment]
+    /// Changes to the transcript's history made before a turn, keyed by the 0-based turn index.
+    public var edits: [Int: TranscriptEdit] = [:]
 
     /// Creates a plan.
     public init(configuration: SessionConfiguration, turns: [String], attachments: [Transcript.AttachmentSegment] = []) {
@@ -41,6 +43,8 @@ public struct SessionRecord: Sendable {
     public var turns: [TurnStats]
     /// Milliseconds from the session's start to each turn's start, parallel to `turns`.
     public var turnOffsetsMs: [Double]
+    /// What the instructions, tools, schema and prompts cost in tokens (nil: the driver did not count).
+    public var tokenCounts: PromptTokenCounts?
 
     /// Creates a record.
     public init(transcript: Transcript = Transcript(), text: String? = nil, content: GeneratedContent? = nil,

@@ -89,11 +89,11 @@ struct ToolRunner {
         redactor = commands.redactor()
     }
 
-    /// The output text for `call`, or a `SessionError.toolCallFailed` saying why there is none.
+    /// The output text for `call`, or a `ToolCallError` saying why there is none.
     func output(for call: ToolCall) throws -> String {
         guard let tool = tools[call.name] else {
             let known = tools.keys.sorted().joined(separator: ", ")
-            throw SessionError.toolCallFailed(tool: call.name, message: "no tool of that name is defined (tools: \(known.isEmpty ? "none" : known))")
+            throw ToolCallError(tool: call.name, message: "no tool of that name is defined (tools: \(known.isEmpty ? "none" : known))")
         }
         return try output(from: tool.output, for: call)
     }
@@ -104,17 +104,17 @@ struct ToolRunner {
             return text
         case .byArguments(let rules):
             guard let rule = rules.first(where: { $0.matches(call.arguments) }) else {
-                throw SessionError.toolCallFailed(tool: call.name,
+                throw ToolCallError(tool: call.name,
                     message: "no output rule matches arguments \(call.arguments.jsonString); add a matching rule or one without 'when'")
             }
             return try output(from: rule.output, for: call)
         case .file(let path):
             let url = resolve(path)
             guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw SessionError.toolCallFailed(tool: call.name, message: "cannot read fixture file \(url.path)")
+                throw ToolCallError(tool: call.name, message: "cannot read fixture file \(url.path)")
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                throw SessionError.toolCallFailed(tool: call.name, message: "fixture file \(url.path) is not UTF-8 text")
+                throw ToolCallError(tool: call.name, message: "fixture file \(url.path) is not UTF-8 text")
             }
             return text
         case .command(let command):
@@ -129,7 +129,7 @@ struct ToolRunner {
 
     private func run(_ command: ToolCommand, call: ToolCall) throws -> String {
         guard let program = command.argv.first else {
-            throw SessionError.toolCallFailed(tool: call.name, message: "the command is empty")
+            throw ToolCallError(tool: call.name, message: "the command is empty")
         }
         let input = Data((call.arguments.jsonString + "\n").utf8)
         let result: CommandResult
@@ -141,18 +141,18 @@ struct ToolRunner {
                                            timeoutSeconds: command.timeoutSeconds, directory: baseDirectory,
                                            environment: variables, outputLimit: commands.toolOutputLimit, redactor: redactor)
         } catch let error as CommandRunner.Failure {
-            throw SessionError.toolCallFailed(tool: call.name, message: error.description)
+            throw ToolCallError(tool: call.name, message: error.description)
         }
         if result.timedOut {
-            throw SessionError.toolCallFailed(tool: call.name,
+            throw ToolCallError(tool: call.name,
                 message: "command \(program) did not finish within \(command.timeoutSeconds) s and was killed")
         }
         guard result.status == 0 else {
-            throw SessionError.toolCallFailed(tool: call.name,
+            throw ToolCallError(tool: call.name,
                 message: "command \(program) exited with status \(result.status)\(result.stderrTail.isEmpty ? "" : ": " + result.stderrTail)")
         }
         guard let text = String(data: result.stdout, encoding: .utf8), !text.unicodeScalars.contains(where: { $0.value == 0 }) else {
-            throw SessionError.toolCallFailed(tool: call.name, message: "command \(program) printed output that is not UTF-8 text")
+            throw ToolCallError(tool: call.name, message: "command \(program) printed output that is not UTF-8 text")
         }
         let output = text.hasSuffix("\n") ? String(text.dropLast()) : text
         guard result.stdoutTruncated else { return output }

@@ -7,7 +7,7 @@ import Testing
     let document = try #require(results)
     #expect(run.status == 3, "unexpected errors exit 3")
     #expect(document.statuses == [
-        "expected-error": "passed", "unexpected-error": "error", "loop-guard": "failed", "loop-guard-expected": "passed",
+        "expected-error": "passed", "unexpected-error": "failed", "loop-guard": "failed", "loop-guard-expected": "passed",
         "mode-required-loops": "passed", "mode-required-answer-after-call": "passed", "mode-required-cut-call": "passed",
         "mode-required-violated": "passed", "mode-disallowed-violated": "passed",
         "context-overflow": "passed", "truncated-text": "passed", "truncated-structure": "passed",
@@ -15,6 +15,7 @@ import Testing
         "script-runs-out": "error",
     ])
     #expect(try document.error("unexpected-error")["caseName"] as? String == "guardrailViolation")
+    #expect(try document.error("unexpected-error")["class"] as? String == "modelBehavior", "a guardrail violation is the model's outcome")
     let guardError = try document.error("loop-guard")
     #expect(guardError["caseName"] as? String == "toolCallLimitExceeded")
     #expect((guardError["message"] as? String ?? "").contains("maxToolCalls (2)"))

@@ -113,9 +113,11 @@ private func attempt(_ policy: RetryPolicy, failures: [Error], clock: FakeClock)
 @Test func errorsClassifyThemselves() {
     #expect(FailureClass.of(LanguageModelError.rateLimited(.init(debugDescription: ""))) == .retryableInfrastructure)
     #expect(FailureClass.of(LanguageModelError.timeout(.init(debugDescription: ""))) == .retryableInfrastructure)
+    let modelOutcomes = ["refusal", "guardrailViolation", "contextSizeExceeded"]
     for name in LanguageModelError.caseNames where name != "rateLimited" && name != "timeout" {
         let error = LanguageModelError(caseName: name, debugDescription: "x")!
-        #expect(error.failureClass == .infrastructure && error.domain == "LanguageModelError" && error.caseName == name)
+        let expected: FailureClass = modelOutcomes.contains(name) ? .modelBehavior : .infrastructure
+        #expect(error.failureClass == expected && error.domain == "LanguageModelError" && error.caseName == name)
         #expect(error.failureMessage == error.description)
     }
     #expect(LanguageModelSessionError.concurrentRequests.failureClass == .infrastructure)

@@ -69,7 +69,7 @@ func retryingRunner(_ policy: RetryPolicy, clock: InstantClock) throws -> Runner
     let expected: [String: (AttemptOutcome, String, FailureClass)] = [
         "cut-structure": (.failed, "parsingError", .modelBehavior),
         "endless-tools": (.failed, "toolCallLimitExceeded", .modelBehavior),
-        "refused": (.error, "refusal", .infrastructure),
+        "refused": (.failed, "refusal", .modelBehavior),
         "rate-limited": (.error, "rateLimited", .retryableInfrastructure),
         "expects-rate-limit": (.passed, "rateLimited", .retryableInfrastructure),
         "broken-evaluator": (.error, "evaluatorFailed", .infrastructure),

@@ -116,12 +116,12 @@ cases:
     let recovered = try Runner(options: options, provider: { _ in flaky }).run(try cases(agentSuite)).first { $0.caseID == "capital" }
     #expect(recovered?.status == .passed && recovered?.attempts.first?.retries == 1)
     #expect(clock.waits == [0.5])
-    let broken = AgentLoopProvider(failures: 10, failure: SessionError.toolCallFailed(tool: "lookup", message: "backend down"))
+    let broken = AgentLoopProvider(failures: 10, failure: ToolCallError(tool: "lookup", message: "backend down"))
     let failed = try Runner(options: options, provider: { _ in broken }).run(try cases(agentSuite))
     for result in failed {
         let attempt = try #require(result.attempts.first)
         #expect(attempt.status == .error && attempt.retries == nil, "infrastructure is not retried")
-        #expect(attempt.error?.domain == "SessionError" && attempt.error?.caseName == "toolCallFailed")
+        #expect(attempt.error?.domain == "LanguageModelSession.ToolCallError" && attempt.error?.caseName == "toolCallError")
         #expect(attempt.transcript.entries.count == 2, "the partial transcript (instructions, prompt) is kept")
     }
 }

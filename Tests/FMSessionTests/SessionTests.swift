@@ -41,12 +41,12 @@ import FMSession
 @Test func unmatchedArgumentsAndUnknownToolsFailTheCall() throws {
     let rules = ToolOutputSource.byArguments([ArgumentRule(when: ["city": "Paris"], output: .text("x"))])
     let session = scriptedSession([.toolCalls([call(city: "Rome")])], configuration: SessionConfiguration(tools: [try cityTool(output: rules)]))
-    #expect(throws: SessionError.self) { try session.respond(to: "Rome?") }
+    #expect(throws: ToolCallError.self) { try session.respond(to: "Rome?") }
     let unknown = scriptedSession([.toolCalls([call("lookUp", city: "Rome")])], configuration: SessionConfiguration(tools: [try cityTool()]))
     do {
         _ = try unknown.respond(to: "Rome?")
         Issue.record("expected a tool failure")
-    } catch let error as SessionError {
+    } catch let error as ToolCallError {
         #expect(error.description.contains("no tool of that name"))
         #expect(error.description.contains("getCityInfo"))
     }

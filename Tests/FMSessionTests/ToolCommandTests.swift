@@ -21,7 +21,7 @@ private func commandSession(_ script: String, timeout: Double = 5) throws -> Lan
     do {
         _ = try crash.respond(to: "q")
         Issue.record("expected a failure")
-    } catch let error as SessionError {
+    } catch let error as ToolCallError {
         #expect(error.description.contains("exited with status 3"))
         #expect(error.description.contains("boom"))
     }
@@ -30,7 +30,7 @@ private func commandSession(_ script: String, timeout: Double = 5) throws -> Lan
     do {
         _ = try hang.respond(to: "q")
         Issue.record("expected a timeout")
-    } catch let error as SessionError {
+    } catch let error as ToolCallError {
         #expect(error.description.contains("did not finish within"))
     }
     #expect(Date().timeIntervalSince(started) < 5)
@@ -38,7 +38,7 @@ private func commandSession(_ script: String, timeout: Double = 5) throws -> Lan
     do {
         _ = try garbage.respond(to: "q")
         Issue.record("expected a garbage failure")
-    } catch let error as SessionError {
+    } catch let error as ToolCallError {
         #expect(error.description.contains("not UTF-8"))
     }
 }
@@ -73,7 +73,7 @@ private func policySession(_ script: String, commands: CommandPolicy) throws -> 
     do {
         _ = try closed.respond(to: "q")
         Issue.record("expected a failure")
-    } catch let error as SessionError {
+    } catch let error as ToolCallError {
         #expect(error.description.contains("exited with status 1"), "\(error)")
     }
     let open = try policySession(script.replacingOccurrences(of: "; exit 1", with: ""),
@@ -84,7 +84,7 @@ private func policySession(_ script: String, commands: CommandPolicy) throws -> 
     do {
         _ = try failing.respond(to: "q")
         Issue.record("expected a failure")
-    } catch let error as SessionError {
+    } catch let error as ToolCallError {
         #expect(!error.description.contains("sk-session-canary-1") && error.description.contains("[redacted FMEVAL_TEST_API_KEY]"), "\(error)")
     }
 }

@@ -190,6 +190,25 @@ import Testing
             #expect(messages?.map { $0["role"]?.stringValue ?? "" } == ["system", "user"])
         }
     }
+
+    @Test func theResponseSharesTheWindowThroughMaxTokens() throws {
+        let cut = #"{"choices":[{"message":{"role":"assistant","content":"Once upon"},"finish_reason":"length"}],"usage":{"prompt_tokens":5,"completion_tokens":10}}"#
+        try withServer({ _ in .respond(status: 200, body: cut) }) { server in
+            let session = LanguageModelSession(engine: try engine(server.baseURL), configuration: SessionConfiguration(contextSize: 12))
+            do {
+                _ = try session.respond(to: "Tell a story")
+                Issue.record("a response stopped by the window must throw")
+            } catch let error as LanguageModelError {
+                #expect(error.caseName == "contextSizeExceeded" && error.description.contains("ran past the 9 left"), "\(error)")
+            }
+            let sent = try GeneratedContent(json: server.requests.first?.body ?? "")
+            #expect(sent["max_tokens"]?.intValue == 9, "max_tokens is what the 3-token prompt leaves of the 12-token window")
+            let limited = LanguageModelSession(engine: try engine(server.baseURL), configuration: SessionConfiguration(
+                options: GenerationOptions(maximumResponseTokens: 4), contextSize: 12))
+            #expect(try limited.respond(to: "Tell a story").stats.truncated, "under maximumResponseTokens, length only truncates")
+            #expect(try GeneratedContent(json: server.requests.last?.body ?? "")["max_tokens"]?.intValue == 4)
+        }
+    }
 }
 
 /// A thread-safe counter.

@@ -16,6 +16,10 @@ public struct EngineRequest: Codable, Hashable, Sendable {
     public var guideEnforcement: GuideEnforcement?
     /// The grammar's loop guards (nil: `LoopGuards.defaults(for:)` of the profile).
     public var loopGuards: LoopGuards?
+    /// The tokens left in the context window after the prompt (contextSize − prompt tokens), set by the
+    /// session: the response shares the window and may not run past it. Nil: no window. Not part of the
+    /// replay key (like `contextSize`, which it is computed from).
+    public var contextBudget: Int? = nil
 
     /// Creates a request; structure is enforced and shown in the prompt unless said otherwise.
     public init(transcript: Transcript, options: GenerationOptions = GenerationOptions(),
@@ -36,6 +40,21 @@ public struct EngineRequest: Codable, Hashable, Sendable {
     public var enforcement: GuideEnforcement { guideEnforcement ?? .strict }
     /// The loop guards in force: the request's, else the profile's defaults.
     public var effectiveLoopGuards: LoopGuards { loopGuards ?? LoopGuards.defaults(for: enforcement) }
+    /// The most tokens the engine may generate: `maximumResponseTokens` or the context budget,
+    /// whichever is smaller (nil: neither is set).
+    public var responseTokenLimit: Int? {
+        switch (options.maximumResponseTokens, contextBudget) {
+        case let (maximum?, budget?): return min(maximum, budget)
+        case let (maximum, budget): return maximum ?? budget
+        }
+    }
+
+    /// Whether `responseTokenLimit` is the context window's rather than `maximumResponseTokens`: a response
+    /// cut there ran off the end of the window (`contextSizeExceeded` on the device), not into its own limit.
+    public var isWindowLimited: Bool {
+        guard let budget = contextBudget else { return false }
+        return budget < (options.maximumResponseTokens ?? Int.max)
+    }
 
     /// The tool-calling mode in force for this request.
     public var toolCallingMode: GenerationOptions.ToolCallingMode { options.toolCallingMode ?? .allowed }
@@ -168,7 +187,8 @@ extension EngineRequest {
         return (bytes + bytesPerToken - 1) / bytesPerToken
     }
 
-    /// The number of prompt entries so far: the 1-based turn this request answers.
+    /// The number of prompt entries so far: the 1-based turn this request answers, unless a transcript
+    /// edit removed earlier prompts.
     public var turnNumber: Int {
         transcript.entries.reduce(0) { count, entry in
             if case .prompt = entry { return count + 1 }

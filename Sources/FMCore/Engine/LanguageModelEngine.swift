@@ -14,6 +14,9 @@ public protocol LanguageModelEngine: AnyObject {
     /// The number of prompt tokens `request` occupies, or nil when this engine cannot count tokens
     /// (the session then uses `TokenEstimate`).
     func promptTokenCount(for request: EngineRequest) throws -> Int?
+    /// The number of tokens `text` takes in this engine's tokenizer (the device's `tokenCount(for:)`), or nil
+    /// when this engine cannot count tokens (the session then uses `TokenEstimate`).
+    func tokenCount(for text: String) throws -> Int?
     /// Facts about what served the run that are not part of the identity (a remote server's host, the
     /// model it reports, its build), recorded in the results fingerprint; empty for most engines.
     var runDetails: [String: String] { get }
@@ -25,6 +28,9 @@ extension LanguageModelEngine {
 
     /// Engines without a tokenizer cannot count: the session falls back to `TokenEstimate`.
     public func promptTokenCount(for request: EngineRequest) throws -> Int? { nil }
+
+    /// Engines without a tokenizer cannot count: the session falls back to `TokenEstimate`.
+    public func tokenCount(for text: String) throws -> Int? { nil }
 
     /// Throws `unsupportedCapability` when `request` needs something this engine lacks.
     public func checkCapabilities(for request: EngineRequest) throws {

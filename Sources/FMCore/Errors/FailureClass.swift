@@ -1,7 +1,8 @@
 /// Whose fault a failure is, which decides what it does to an attempt.
 public enum FailureClass: String, Codable, Sendable, Hashable, CaseIterable {
     /// The model's own output caused it (unparsable structure, endless tool calls, a broken
-    /// toolCallingMode): the attempt is scored on its merits and fails.
+    /// toolCallingMode, a refusal, a guardrail violation, a response that ran off the context window):
+    /// the attempt is scored on its merits and fails.
     case modelBehavior
     /// A passing infrastructure fault (rate limit, timeout, overloaded or reset server): worth retrying.
     case retryableInfrastructure

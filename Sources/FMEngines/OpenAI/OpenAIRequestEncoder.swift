@@ -9,7 +9,7 @@ public enum OpenAIRequestEncoder {
         var members: [(String, GeneratedContent)] = [("model", GeneratedContent(settings.model)),
                                                      ("messages", GeneratedContent(try messages(for: request)))]
         members += sampling(request.options, seed: settings.seed)
-        if let maximum = request.options.maximumResponseTokens { members.append(("max_tokens", GeneratedContent(maximum))) }
+        if let maximum = request.responseTokenLimit { members.append(("max_tokens", GeneratedContent(maximum))) }
         if !request.tools.isEmpty {
             members.append(("tools", GeneratedContent(request.tools.map(tool))))
             members.append(("tool_choice", GeneratedContent(toolChoice(request.toolCallingMode))))

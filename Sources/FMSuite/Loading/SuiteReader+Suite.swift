@@ -133,10 +133,8 @@ extension SuiteReader {
         if let idNode = keys["id"] { id = text(idNode, "case id") } else { report(node, "a case needs an 'id'") }
         let prompt = keys["prompt"].flatMap { text($0, "prompt") }
         var turns: [String]? = nil
-        if let turnsNode = keys["turns"] {
-            if let items = turnsNode.sequence, !items.isEmpty { turns = items.compactMap { text($0, "each turn") } }
-            else { report(turnsNode, "turns must be a non-empty list of prompts") }
-        }
+        var transcriptEdits: [Int: TranscriptEdit] = [:]
+        if let turnsNode = keys["turns"], let read = self.turns(turnsNode) { (turns, transcriptEdits) = (read.prompts, read.edits) }
         switch (keys["prompt"], keys["turns"]) {
         case (nil, nil): report(node, "case '\(id ?? "?")' needs 'prompt' (one turn) or 'turns' (a conversation)")
         case (_?, _?): report(node, "case '\(id ?? "?")' has both 'prompt' and 'turns'; keep one")
@@ -150,7 +148,7 @@ extension SuiteReader {
             } else { report(varsNode, "vars must map names to text") }
         }
         let known = keys["knownIssue"].flatMap { scopedKnownIssue($0) }
-        let item = SuiteCase(
+        var item = SuiteCase(
             id: id ?? "", prompt: prompt, turns: turns,
             instructions: keys["instructions"].flatMap { text($0, "instructions") },
             generating: keys["generating"].flatMap { generating($0) },
@@ -162,6 +160,7 @@ extension SuiteReader {
             vars: vars, variants: stringList(keys["variants"], "variants").map { $0 },
             script: keys["script"].flatMap { script($0) }, knownIssue: known?.issue, knownIssueVariants: known?.variants,
             knownIssueNode: keys["knownIssue"], images: keys["images"].map { images($0) } ?? [], location: node.location)
+        item.transcriptEdits = transcriptEdits
         // Keep a case with problems when it has an id, so duplicate ids and references are still checked.
         return diagnostics.count == before || id != nil ? item : nil
     }

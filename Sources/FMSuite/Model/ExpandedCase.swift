@@ -20,6 +20,8 @@ public struct ExpandedCase: Encodable, Sendable {
     public var prompt: String?
     /// The multi-turn prompts (template applied to each); nil for single-turn cases.
     public var turns: [String]?
+    /// Edits of the transcript's history made before a turn, keyed by 0-based turn index.
+    public var transcriptEdits: [Int: TranscriptEdit] = [:]
     /// The output schema to generate, nil for free text.
     public var generating: GenerationSchema?
     /// Tools the model may call.
@@ -57,7 +59,7 @@ public struct ExpandedCase: Encodable, Sendable {
     public var id: String { "\(suite)/\(caseID)" + (variant.map { "@\($0)" } ?? "") }
 
     private enum CodingKeys: String, CodingKey {
-        case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, generating, tools, options, settings
+        case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, transcriptEdits, generating, tools, options, settings
         case repeatCount = "repeat", gate, expectations, engine, engineOptions, model, script, knownIssue, location, commands, images
         case recorded
     }
@@ -73,6 +75,10 @@ public struct ExpandedCase: Encodable, Sendable {
         try container.encodeIfPresent(instructions, forKey: .instructions)
         try container.encodeIfPresent(prompt, forKey: .prompt)
         try container.encodeIfPresent(turns, forKey: .turns)
+        if !transcriptEdits.isEmpty {
+            let byTurn = Dictionary(uniqueKeysWithValues: transcriptEdits.map { ("\($0.key + 1)", $0.value) })
+            try container.encode(byTurn, forKey: .transcriptEdits)
+        }
         try container.encodeIfPresent(generating, forKey: .generating)
         try container.encode(tools, forKey: .tools)
         try container.encode(options.content, forKey: .options)
@@ -125,7 +131,7 @@ extension Suite {
         let apply = { (text: String) in template.map { Suite.fill($0, prompt: text, case: item) } ?? text }
         var tags = defaults.tags
         for tag in item.tags where !tags.contains(tag) { tags.append(tag) }
-        let expanded = ExpandedCase(
+        var expanded = ExpandedCase(
             suite: name, variant: variant?.name, caseID: item.id, tags: tags,
             instructions: item.instructions ?? variant?.instructions ?? instructions,
             prompt: item.prompt.map(apply), turns: item.turns?.map(apply),
@@ -136,6 +142,7 @@ extension Suite {
             engineSpec: engine.overridden(by: variant?.engine), model: variant?.model ?? model,
             script: item.script, knownIssue: knownIssue(of: item, under: variant), location: item.location,
             commands: commands, attachments: item.images)
+        expanded.transcriptEdits = item.transcriptEdits
         return item.recorded.map(expanded.recording) ?? expanded
     }
 

@@ -111,6 +111,8 @@ public struct SuiteCase: Sendable {
     public var prompt: String?
     /// Prompts of a multi-turn conversation, in order.
     public var turns: [String]?
+    /// Edits of the transcript's history made before a turn, keyed by 0-based turn index.
+    public var transcriptEdits: [Int: TranscriptEdit] = [:]
     /// Replaces the instructions.
     public var instructions: String?
     /// Replaces the output schema.

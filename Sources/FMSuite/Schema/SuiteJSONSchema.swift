@@ -271,6 +271,30 @@ public enum SuiteJSONSchema {
         "tags": { "$ref": "#/$defs/stringList", "description": "Labels for --filter and reports." }
       }
     },
+    "turn": {
+      "description": "One turn: its prompt, or {prompt, transcript} to edit the history before it.",
+      "oneOf": [
+        { "$ref": "#/$defs/text" },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["prompt"],
+          "properties": {
+            "prompt": { "$ref": "#/$defs/text" },
+            "transcript": {
+              "type": "object",
+              "additionalProperties": false,
+              "minProperties": 1,
+              "description": "Edits the history before this turn: drop entries of these kinds, then keep the last keepLast.",
+              "properties": {
+                "keepLast": { "type": "integer", "minimum": 0 },
+                "drop": { "type": "array", "items": { "enum": ["prompt", "response", "reasoning", "toolCalls", "toolOutput"] } }
+              }
+            }
+          }
+        }
+      ]
+    },
     "case": {
       "type": "object",
       "description": "One case: exactly one of prompt or turns.",
@@ -280,7 +304,7 @@ public enum SuiteJSONSchema {
       "properties": {
         "id": { "$ref": "#/$defs/text", "description": "Unique in the suite." },
         "prompt": { "$ref": "#/$defs/text", "description": "The prompt (one turn)." },
-        "turns": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/text" }, "description": "Prompts of a multi-turn conversation." },
+        "turns": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/turn" }, "description": "Prompts of a multi-turn conversation." },
         "instructions": { "$ref": "#/$defs/text", "description": "Overrides the suite's instructions." },
         "generating": { "$ref": "#/$defs/generating" },
         "options": { "$ref": "#/$defs/options" },
