@@ -187,12 +187,4 @@ extension EngineRequest {
         return (bytes + bytesPerToken - 1) / bytesPerToken
     }
 
-    /// The number of prompt entries so far: the 1-based turn this request answers, unless a transcript
-    /// edit removed earlier prompts.
-    public var turnNumber: Int {
-        transcript.entries.reduce(0) { count, entry in
-            if case .prompt = entry { return count + 1 }
-            return count
-        }
-    }
 }
