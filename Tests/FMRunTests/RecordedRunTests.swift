@@ -26,13 +26,15 @@ private func resultsPath() throws -> String {
     #expect(plan.notes.isEmpty && plan.warnings.isEmpty)
     let result = try RunPipeline.execute(request, plan: plan)
     let statuses = Dictionary(uniqueKeysWithValues: result.cases.map { ($0.caseID, $0.status) })
-    #expect(statuses == ["bread-recipe": .passed, "math-tutor": .passed, "review-sentiment": .passed, "recipe-off-schema": .knownIssue],
+    #expect(statuses == ["bread-recipe": .passed, "math-tutor": .passed, "review-sentiment": .passed, "receipt-photo": .passed,
+                         "recipe-off-schema": .knownIssue],
             "\(result.cases.map { "\($0.caseID) \($0.status) \($0.reason)" })")
     #expect(result.exitCode == 0)
     #expect(result.cases.allSatisfy { $0.engine == EngineIdentity(name: "recorded", model: "transcripts") })
     #expect(result.run.fingerprint.engine.name == "recorded")
     let sources = try #require(result.run.fingerprint.recordedTranscripts)
-    #expect(sources.map { ($0.path as NSString).lastPathComponent } == ["bread-recipe.json", "math-tutor.json", "recipe-off-schema.json", "review-sentiment.json"])
+    #expect(sources.map { ($0.path as NSString).lastPathComponent } == ["bread-recipe.json", "math-tutor.json", "receipt-photo.json",
+                                                                       "recipe-off-schema.json", "review-sentiment.json"])
     #expect(sources.allSatisfy { $0.sha256.count == 64 })
 
     let offSchema = try #require(result.cases.first { $0.caseID == "recipe-off-schema" }?.attempts.first)
@@ -48,7 +50,7 @@ private func resultsPath() throws -> String {
     request.engine = "openai"
     request.model = "smollm2"
     let plan = try RunPipeline.plan(request)
-    #expect(plan.notes == ["note: --engine, --model do not apply to the 4 cases scored from recorded transcripts (recorded-device-transcripts): no engine runs for them"])
+    #expect(plan.notes == ["note: --engine, --model do not apply to the 5 cases scored from recorded transcripts (recorded-device-transcripts): no engine runs for them"])
     #expect(plan.cases.allSatisfy { EngineResolution.resolve($0, request: request).configuration.name == "recorded" })
 }
 
