@@ -186,5 +186,4 @@ extension EngineRequest {
         let bytesPerToken = TokenEstimate.bytesPerToken
         return (bytes + bytesPerToken - 1) / bytesPerToken
     }
-
 }
