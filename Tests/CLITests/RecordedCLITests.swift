@@ -80,5 +80,5 @@ private func folderWithABadTranscript() throws -> URL {
     let out = try temporaryFolder()
     let run = try runFMEval(["run", "suites/recorded-device-transcripts.yaml", "-o", out.path, "--engine", "openai", "--model", "smollm2"])
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-    #expect(run.stdout.hasPrefix("note: --engine, --model do not apply to the 4 cases scored from recorded transcripts"))
+    #expect(run.stdout.hasPrefix("note: --engine, --model do not apply to the 5 cases scored from recorded transcripts"))
 }

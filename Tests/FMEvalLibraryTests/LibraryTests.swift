@@ -89,22 +89,35 @@ cases:
     #expect(badJobs.message.contains("jobs"))
 }
 
-/// An engine that always fails as a rate-limited server would, to show errors land in the results.
-final class RefusingEngine: LanguageModelEngine {
-    let identity = EngineIdentity(name: "refusing", model: "none")
+/// An engine that cannot serve any request (infrastructure) or always refuses (the model's outcome), to
+/// show where each lands in the results.
+final class FailingEngine: LanguageModelEngine {
+    let identity = EngineIdentity(name: "failing", model: "none")
     let capabilities = EngineCapabilities.all
+    let error: LanguageModelError
+
+    init(_ error: LanguageModelError) { self.error = error }
 
     func respond(to request: EngineRequest, onEvent: (EngineEvent) -> Void) throws -> EngineResponse {
-        throw LanguageModelError.guardrailViolation(.init(debugDescription: "refused for the test"))
+        throw error
     }
 }
 
 @Test func anEngineErrorIsACaseInErrorNotAThrownRun() throws {
-    let result = try Evaluation.run(try sentimentSuite(), on: .custom(EngineIdentity(name: "refusing", model: "none")) { RefusingEngine() })
+    let unsupported = LanguageModelError.unsupportedLanguageOrLocale(.init(debugDescription: "no locale for the test"))
+    let result = try Evaluation.run(try sentimentSuite(), on: .custom(EngineIdentity(name: "failing", model: "none")) { FailingEngine(unsupported) })
     #expect(result.cases.count == 4)
     #expect(result.cases.allSatisfy { $0.status == .error })
-    #expect(result.cases[0].attempts[0].error?.caseName == "guardrailViolation")
+    #expect(result.cases[0].attempts[0].error?.caseName == "unsupportedLanguageOrLocale")
     #expect(result.results.exitCode == 3)
+}
+
+@Test func anUnexpectedGuardrailViolationFailsTheCaseAsOnTheDevice() throws {
+    let refusal = LanguageModelError.guardrailViolation(.init(debugDescription: "refused for the test"))
+    let result = try Evaluation.run(try sentimentSuite(), on: .custom(EngineIdentity(name: "failing", model: "none")) { FailingEngine(refusal) })
+    #expect(result.cases.allSatisfy { $0.status == .failed })
+    #expect(result.cases[0].attempts[0].error?.caseName == "guardrailViolation")
+    #expect(result.results.exitCode == 1)
 }
 
 /// A session driver that answers every turn itself, as Apple's `LanguageModelSession` would on a Mac.

@@ -24,7 +24,7 @@ struct EmbeddedGuideEnforcementTests {
              {"type":"string","enum":["London"]},{"type":"string","enum":["New York"]},{"type":"string","enum":["Paris"]}]}}}
             """)
         let tool = ToolDefinition(name: "getCityInfo", description: "Get the weather in a city.", parameters: schema)
-        let options = GenerationOptions(maximumResponseTokens: 48, toolCallingMode: .required)
+        let options = GenerationOptions(maximumResponseTokens: 200, toolCallingMode: .required)
         let strict = try respond("What's the weather in Beijing?", tools: [tool], options: options, enforcement: .strict)
         let device = try respond("What's the weather in Beijing?", tools: [tool], options: options, enforcement: .device)
         let strictCity = try #require(strict.toolCalls.first?.arguments["city"]?.stringValue)
