@@ -4,14 +4,15 @@ import Testing
 
 /// A response grammar lets the model make 1 to `maximumToolCalls` calls in one turn, one per line.
 @Suite struct ParallelToolCallGrammarTests {
-    static let tools = [
+    /// Built per use rather than kept in a static: LeakSanitizer reports a static's schema nodes as leaked.
+    static var tools: [ToolDefinition] { [
         ToolDefinition(name: "getWeather", description: "", parameters: try! GenerationSchema(json: """
             {"type":"object","properties":{"city":{"type":"string","enum":["Vienna","Berlin","Paris"]}},"required":["city"],"x-order":["city"],"additionalProperties":false}
             """)),
         ToolDefinition(name: "getTime", description: "", parameters: try! GenerationSchema(json: """
             {"type":"object","properties":{"zone":{"type":"string"}},"required":["zone"],"x-order":["zone"],"additionalProperties":false}
             """)),
-    ]
+    ] }
 
     private func calls(_ bodies: [String]) -> [UInt8] {
         Array(bodies.map { "<tool_call>" + $0 }.joined(separator: "\n").utf8)
