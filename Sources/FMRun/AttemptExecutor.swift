@@ -151,13 +151,7 @@ struct AttemptExecutor {
         }
         let schemas = Dictionary(item.tools.map { ($0.name, $0.arguments) } + recordedTools.map { ($0.name, $0.parameters) },
                                  uniquingKeysWith: { first, _ in first })
-        for (index, call) in StructuredTranscript(outcome.transcript).toolCalls.enumerated() {
-            guard let schema = schemas[call.name] else { continue }
-            for var violation in SchemaValidator.violations(of: call.arguments, against: schema) {
-                violation.path = "/toolCalls/\(index)/arguments" + violation.path
-                found.append(violation)
-            }
-        }
+        found += ToolCallsEvaluator.argumentViolations(StructuredTranscript(outcome.transcript).toolCalls, tools: schemas).violations
         return found
     }
 }

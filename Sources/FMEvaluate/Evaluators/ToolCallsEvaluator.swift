@@ -62,7 +62,7 @@ public struct ToolCallsEvaluator: Evaluator {
 
     /// Violations of each call's arguments against its tool's schema (paths `/toolCalls/N/arguments…`),
     /// and a note for each call to a tool the session did not offer (it has no schema to check against).
-    static func argumentViolations(_ calls: [ToolCall], tools: [String: GenerationSchema]) -> (violations: [Violation], unknownTools: [String]) {
+    public static func argumentViolations(_ calls: [ToolCall], tools: [String: GenerationSchema]) -> (violations: [Violation], unknownTools: [String]) {
         var violations: [Violation] = []
         var unknown: [String] = []
         for (index, call) in calls.enumerated() {
