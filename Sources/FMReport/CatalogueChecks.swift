@@ -76,13 +76,17 @@ public enum CatalogueChecks {
     }
 
     /// A JSON value in few words: strings bare, lists joined by `, `, objects as `key value` pairs
-    /// without their false, null and empty members (one remaining member shows its value alone).
+    /// without their false, null and empty members (one remaining member shows its value alone, or
+    /// `kind: value` when it is a nested expectation).
     static func compact(_ value: GeneratedContent) -> String {
         if let text = value.stringValue { return text }
         if let items = value.arrayValue { return items.map(compact).joined(separator: ", ") }
         if let members = value.orderedProperties {
             let kept = members.filter { !isEmpty($0.value) }.map { ($0.key, $0.value) }
-            if kept.count == 1 { return compact(kept[0].1) }
+            if kept.count == 1 {
+                // A nested expectation (`not: {contains: …}`) keeps its kind.
+                return Expectation.kinds.contains(kept[0].0) ? "\(kept[0].0): \(compact(kept[0].1))" : compact(kept[0].1)
+            }
             return kept.map { $0.1.boolValue == true ? $0.0 : "\($0.0) \(compact($0.1))" }.joined(separator: ", ")
         }
         return value.jsonString
