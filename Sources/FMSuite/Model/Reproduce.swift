@@ -36,15 +36,16 @@ public struct Reproduce: Hashable, Sendable, Encodable {
         return Trial(paraphrase: position / perWording, seed: seeds.isEmpty ? nil : seeds[position % perWording])
     }
 
-    /// `options` as attempt `trial` runs them: its seed, this temperature and sampling; unchanged when greedy.
+    /// `options` as attempt `trial` runs them: its seed, this temperature and sampling (greedy sampling, which
+    /// the suite reader refuses here, takes no seed); unchanged for a greedy trial.
     public func options(_ options: GenerationOptions, for trial: Trial) -> GenerationOptions {
         guard let seed = trial.seed else { return options }
         var seeded = options
         seeded.temperature = temperature
-        switch sampling {
-        case .nucleus(let p, _)?: seeded.sampling = .nucleus(probabilityThreshold: p, seed: seed)
-        case .topK(let k, _)?: seeded.sampling = .topK(k, seed: seed)
-        case .greedy?, nil: seeded.sampling = .topK(40, seed: seed)
+        switch sampling ?? Self.defaultSampling {
+        case .nucleus(let p, _): seeded.sampling = .nucleus(probabilityThreshold: p, seed: seed)
+        case .topK(let k, _): seeded.sampling = .topK(k, seed: seed)
+        case .greedy: seeded.sampling = .greedy
         }
         return seeded
     }
