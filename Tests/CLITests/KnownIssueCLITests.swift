@@ -83,7 +83,7 @@ private func knownIssueSuite(answer: String, issue: String = "{ reason: upstream
     #expect(run.stdout.contains("still failing: constraints: over budget"), "a counted constraint violation is shown")
     #expect(run.stdout.contains("McNemar exact p = 0.0156 (significant at 5%)"))
     #expect(run.stdout.contains("A/B plain (A) vs terse (B)") && run.stdout.contains("McNemar exact p = "))
-    #expect(run.stdout.contains("KNOWN forum-anyof-tool-arguments/beijing@device — ") && run.stdout.contains("https://developer.apple.com/forums/thread/812501"))
+    #expect(run.stdout.contains("KNOWN anyof-tool-arguments/city-outside-list@device — ") && run.stdout.contains("https://developer.apple.com/forums/thread/812501"))
 }
 
 /// The first example in docs/suite-format.md runs as written (saved in a suites/ folder beside fixtures/).

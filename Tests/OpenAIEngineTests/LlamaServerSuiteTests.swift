@@ -9,11 +9,12 @@ import Testing
         let tools = "SmolLM2's chat template on llama-server renders no tools: the model answers in text, never calling one"
         let enumPick = "greedy picks another enum value on llama-server (same prompt; not yet traced, likely the grammars "
             + "admitting different tokenizations of the quoted value)"
-        let toolCases = ["city-tools/london-prefix", "city-tools/paris", "forum-anyof-tool-arguments/beijing@grammar",
-                         "forum-anyof-tool-arguments/new-york-lowercase@grammar", "forum-anyof-tool-arguments/new-york-lowercase@device",
-                         "forum-anyof-tool-arguments/paris@grammar", "forum-anyof-tool-arguments/paris@device",
-                         "forum-anyof-tool-arguments/sydney@grammar", "forum-anyof-tool-arguments/tokyo@grammar",
+        let toolCases = ["city-tools/london-prefix", "city-tools/paris", "anyof-tool-arguments/city-outside-list@grammar",
+                         "anyof-tool-arguments/paris@grammar", "anyof-tool-arguments/paris@device",
                          "device-required-loop/paris", "device-required-loop/london", "device-required-loop/new-york"]
+            + ["extra-tool-arguments/vienna", "renamed-tool-arguments/ai-news", "invented-tool-names/search-cats",
+               "invented-tool-names/two-plus-two", "inputs-confused-with-outputs/what-time",
+               "required-wrong-argument-names/vienna", "tool-call-streamed-as-text/tokyo"].map { $0 + "@grammar" }
             + ["vienna-berlin", "paris-london", "rome-madrid", "new-york-boston", "sydney-melbourne", "cairo-dubai", "chicago-denver"]
                 .map { "parallel-tool-calls/" + $0 }
         let enumCases = ["sentiment/broke@plain", "sentiment/broke@terse", "sentiment/great-screen@terse"]
