@@ -32,3 +32,59 @@ enum HTMLKnownIssue {
         KnownIssue.urlProblem(url) == nil ? url : nil
     }
 }
+
+extension HTMLKnownIssue {
+    /// The "Known issues" section: every case that declares a known issue, those still reproducing first,
+    /// then those that no longer reproduce (their fix is announced), each with its reason, tracking link,
+    /// reproduction rate and the suite's bug report (`source`, `reproducedWith`). Nothing when no case
+    /// declares one.
+    static func writeSection(_ run: RunResult, anchors: [String: String], into page: inout HTMLBuffer) {
+        let declared = HTMLCaseOrder.sorted(run.cases).map(\.result).filter { $0.knownIssue != nil && $0.status != .error }
+        let reproduced = declared.filter { $0.status == .knownIssue }
+        let fixed = declared.filter { $0.status != .knownIssue && $0.gateHolds }
+        guard !reproduced.isEmpty || !fixed.isEmpty else { return }
+        page.raw("<section id=\"known-issues\"><h2>Known issues</h2>\n")
+        page.element("p", cls: "muted", "\(reproduced.count) reproduced, \(fixed.count) no longer reproduc\(fixed.count == 1 ? "es" : "e") (remove the knownIssue marker once a fix is confirmed).")
+        page.raw("<table class=\"known-issues stack\"><thead><tr><th>case</th><th>state</th><th class=\"num\">reproduced (95% CI)</th><th>reason</th><th>report</th><th>reproduced with</th></tr></thead><tbody>\n")
+        for (state, results) in [("reproduced", reproduced), ("no longer reproduces", fixed)] {
+            for result in results { writeRow(result, state: state, anchor: anchors[result.id], into: &page) }
+        }
+        page.raw("</tbody></table></section>\n")
+    }
+
+    private static func writeRow(_ result: CaseResult, state: String, anchor: String?, into page: inout HTMLBuffer) {
+        let reproduction = result.reproduction ?? Reproduction(outcomes: result.attempts.map(\.status))
+        page.raw("<tr><td class=\"mono\"><a href=\"#\(anchor ?? "cases")\">")
+        page.text(result.id)
+        page.raw("</a></td><td><span class=\"badge \(state == "reproduced" ? "knownIssue" : "failed")\">")
+        page.text(state)
+        page.raw("</span></td><td class=\"num\">")
+        page.text("\(reproduction.rate) (\(reproduction.interval))")
+        page.raw("</td><td>")
+        if let issue = result.knownIssue {
+            page.text(issue.reason)
+            if let url = issue.url {
+                page.raw(" ")
+                writeLink(url, label: url, into: &page)
+            }
+        }
+        page.raw("</td><td>")
+        if let origin = result.origin {
+            if let url = origin.url { writeLink(url, label: origin.title ?? url, into: &page) } else { page.text(origin.title ?? "") }
+        }
+        page.raw("</td><td>")
+        page.text(result.origin?.reproducedWith?.rawValue ?? "")
+        page.raw("</td></tr>\n")
+    }
+
+    /// An `<a>` to `url` when it is a safe http(s) link, else `label` as text.
+    private static func writeLink(_ url: String, label: String, into page: inout HTMLBuffer) {
+        guard let target = linkTarget(url) else {
+            page.text(label)
+            return
+        }
+        page.open("a", [("href", target), ("rel", "noopener noreferrer")])
+        page.text(label)
+        page.close("a")
+    }
+}

@@ -28,13 +28,14 @@ public enum HTMLReport {
         page.raw("<style>\(HTMLStyle.css)</style></head>\n<body>\n")
         page.element("h1", title)
         writeSummary(run, into: &page)
+        var anchors: [String: String] = [:]
+        for (index, result) in run.cases.enumerated() where anchors[result.id] == nil { anchors[result.id] = "case-\(index)" }
+        HTMLKnownIssue.writeSection(run, anchors: anchors, into: &page)
         if let history { HTMLHistory.writeSuites(history, into: &page) }
         if let baseline { HTMLComparisons.writeBaseline(baseline, into: &page) }
         for comparison in comparisons { HTMLComparisons.writeAB(comparison, into: &page) }
         for classification in run.classifications { HTMLComparisons.writeConfusion(classification, into: &page) }
         let groups = SuiteGroup.groups(run)
-        var anchors: [String: String] = [:]
-        for (index, result) in run.cases.enumerated() where anchors[result.id] == nil { anchors[result.id] = "case-\(index)" }
         var changes: [String: BaselineChange] = [:]
         for entry in baseline?.entries ?? [] { changes[entry.id] = entry.change }
         writeFilters(into: &page)

@@ -16,7 +16,7 @@ extension ReportFormat {
 /// gets `failure` (metrics with rationales) or `error` (infrastructure); a skipped case gets `skipped`,
 /// and so does a known issue that still reproduces (`message="known issue: REASON (URL)"`), which JUnit
 /// consumers show as skipped rather than failed; a known issue that no longer reproduces is a `failure`.
-/// The run fingerprint goes in each suite's `properties`; pass rates and attempts of every case go in
+/// The run fingerprint, and each `reproduce` case's reproduction rate, go in each suite's `properties`; pass rates and attempts of every case go in
 /// the suite's `system-out`, since the schema gives a passing `testcase` no text of its own.
 public enum JUnitReport {
     /// The JUnit document for `run`; `baseline` adds each case's change to its failure text.
@@ -47,7 +47,7 @@ public enum JUnitReport {
             ("skipped", String(skipped)), ("time", seconds(time)),
         ])
         writer.open("properties")
-        for (key, value) in properties(run, variant: group.variant) {
+        for (key, value) in properties(run, variant: group.variant) + reproductionProperties(cases) {
             writer.empty("property", [("name", key), ("value", value)])
         }
         writer.close()
@@ -125,6 +125,12 @@ public enum JUnitReport {
         if let repeatOverride = info.repeatOverride { pairs.append(("fmeval.repeat", String(repeatOverride))) }
         for source in fingerprint.recordedTranscripts ?? [] { pairs.append(("fmeval.transcript.sha256", "\(source.sha256) \(source.path)")) }
         return pairs
+    }
+
+    /// `fmeval.reproduction.CASE` = `reproduced k/N (95% CI a%–b%)` for each `reproduce` case of a suite
+    /// (JUnit's schema gives a `testcase` no properties of its own).
+    static func reproductionProperties(_ cases: [CaseResult]) -> [(String, String)] {
+        cases.compactMap { result in result.reproduction.map { ("fmeval.reproduction.\(result.caseID)", $0.description) } }
     }
 
     /// The error family of the first unexpected attempt error, e.g. `LanguageModelError.timeout`.

@@ -16,7 +16,8 @@ public enum TerminalText {
         return line + "  " + clock(elapsed)
     }
 
-    /// `PASS  city-info/paris  1/1  0.12 s`, with the reason for cases that do not hold their gate.
+    /// `PASS  city-info/paris  1/1  0.12 s`, with the reason for cases that do not hold their gate; a
+    /// `reproduce` case's line ends with `reproduced k/N (95% CI a%–b%)`.
     public static func caseLine(_ result: CaseResult) -> String {
         let label: String
         switch result.status {
@@ -28,7 +29,7 @@ public enum TerminalText {
         }
         var line = "\(label) \(oneLine(result.id))  \(result.passes)/\(result.attempts.count)  \(Fixed.format(result.durationMs / 1000, 2)) s"
         if !result.holdsRun || result.status == .flaky { line += "  — " + oneLine(CaseSummaryText.headline(result)) }
-        return line + knownIssueNote(result)
+        return line + knownIssueNote(result) + (result.reproduction.map { "  — " + $0.description } ?? "")
     }
 
     /// The closing summary: counts, then every case that does not hold its gate with its reason.
@@ -69,7 +70,10 @@ public enum TerminalText {
         let known = run.cases.filter { $0.status == .knownIssue }
         guard !known.isEmpty else { return [] }
         let heading = "\(known.count) known issue\(known.count == 1 ? "" : "s") still reproduce\(known.count == 1 ? "s" : "") (not failures):"
-        return [heading] + known.map { "  KNOWN \(oneLine($0.id)) — \(oneLine($0.knownIssue?.description ?? $0.reason))" }
+        return [heading] + known.map { result in
+            "  KNOWN \(oneLine(result.id)) — \(oneLine(result.knownIssue?.description ?? result.reason))"
+                + (result.reproduction.map { " — " + $0.description } ?? "")
+        }
     }
 
     /// The baseline table: counts per change, then each case that regressed, newly fails, was fixed

@@ -35,6 +35,10 @@ public struct AttemptResult: Codable, Sendable {
     public var grammarLimits: [GrammarLimitCut]?
     /// What the instructions, tools, schema and prompts cost in tokens (nil: not counted; older results lack it).
     public var tokenCounts: PromptTokenCounts?
+    /// The sampling seed of a `reproduce` attempt (nil: greedy, or not a reproduce case; older results lack it).
+    public var seed: Int?
+    /// The wording of a `reproduce` attempt: 0 the case's prompt, i its paraphrase i (nil: not a reproduce case).
+    public var paraphrase: Int?
 
     /// Creates an attempt result.
     public init(index: Int, status: AttemptOutcome, text: String? = nil, output: GeneratedContent? = nil,

@@ -44,12 +44,19 @@ public struct CaseResult: Codable, Sendable {
     /// Hex SHA-256 of the case's definition when it ran (see docs/results-format.md); `--resume` and
     /// `--retry-errors` keep this result only while the suites still define the case the same way.
     public var definition: String?
+    /// For a `reproduce` case: attempts that failed (reproduced the bug) out of those evaluated, with
+    /// the Wilson 95 % interval (nil for other cases; older results lack it).
+    public var reproduction: Reproduction?
+    /// The suite's bug report and what reproduces it (`source`, `reproducedWith`, `summary`); nil when not given.
+    public var origin: SuiteOrigin?
 
-    /// Creates a case result whose status, pass rate, interval and gate verdict come from `attempts`.
+    /// Creates a case result whose status, pass rate, interval and gate verdict come from `attempts`;
+    /// with `measuresReproduction`, also its reproduction rate.
     public init(id: String, suite: String, caseID: String, variant: String? = nil, tags: [String] = [],
                 source: String? = nil, engine: EngineIdentity? = nil, gate: CaseGate = CaseGate(),
                 knownIssue: KnownIssue? = nil, attempts: [AttemptResult], determinism: DeterminismResult? = nil,
-                expectedLabel: String? = nil, durationMs: Double, definition: String? = nil) {
+                expectedLabel: String? = nil, durationMs: Double, definition: String? = nil,
+                measuresReproduction: Bool = false, origin: SuiteOrigin? = nil) {
         let verdict = CaseVerdict(outcomes: attempts.map(\.status), gate: gate, knownIssue: knownIssue)
         self.id = id
         self.suite = suite
@@ -71,6 +78,8 @@ public struct CaseResult: Codable, Sendable {
         self.expectedLabel = expectedLabel
         self.durationMs = durationMs
         self.definition = definition
+        self.reproduction = measuresReproduction ? Reproduction(outcomes: attempts.map(\.status)) : nil
+        self.origin = origin
     }
 
     /// Whether the case fails its gate for the run: an error, a gate that does not hold (unless a known

@@ -71,12 +71,16 @@ struct AttemptExecutor {
         return configuration
     }
 
-    /// Runs the session for engine attempt number `engineAttempt` through the provider's driver,
-    /// retrying retryable infrastructure failures; never throws (errors are recorded). The duration
-    /// is the last try's.
-    func run(engineAttempt: Int) -> Outcome {
+    /// Runs the session for engine attempt number `engineAttempt` through the provider's driver, with
+    /// the wording and seed of the case's attempt `attempt` (a determinism rerun repeats an earlier
+    /// attempt under a new engine attempt number), retrying retryable infrastructure failures; never
+    /// throws (errors are recorded). The duration is the last try's.
+    func run(engineAttempt: Int, attempt: Int? = nil) -> Outcome {
         let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
-        var plan = SessionPlan(configuration: configuration, turns: item.turns ?? [item.prompt ?? ""], attachments: item.attachments)
+        let index = attempt ?? engineAttempt
+        var configuration = self.configuration
+        configuration.options = item.options(ofAttempt: index)
+        var plan = SessionPlan(configuration: configuration, turns: item.turns ?? [item.prompt(ofAttempt: index) ?? ""], attachments: item.attachments)
         plan.edits = item.transcriptEdits
         var started = DispatchTime.now()
         var retries = 0
@@ -107,6 +111,7 @@ struct AttemptExecutor {
             usage: outcome.stats.usage, violations: violations(of: outcome), error: error,
             durationMs: outcome.durationMs, truncated: outcome.stats.truncated, snapshotCount: snapshots,
             engineCalls: outcome.stats.engineCalls, retries: outcome.retries > 0 ? outcome.retries : nil)
+        if let trial = item.trial(index) { (attempt.seed, attempt.paraphrase) = (trial.seed.flatMap { Int(exactly: $0) }, trial.paraphrase) }
         if !outcome.stats.grammarLimits.isEmpty { attempt.grammarLimits = outcome.stats.grammarLimits }
         attempt.tokenCounts = outcome.tokenCounts
         if let error, FailureDisposition.of(error, expected: expectsError) == .error {
@@ -115,7 +120,7 @@ struct AttemptExecutor {
             return attempt
         }
         let subject = EvaluationSubject(
-            prompt: (item.turns?.last ?? item.prompt) ?? "", instructions: item.instructions, text: outcome.text,
+            prompt: (item.turns?.last ?? item.prompt(ofAttempt: index)) ?? "", instructions: item.instructions, text: outcome.text,
             content: outcome.content, schema: item.generating, transcript: outcome.transcript, usage: outcome.stats.usage,
             latencyMilliseconds: outcome.durationMs,
             timeToFirstSnapshotMilliseconds: item.settings.stream ? outcome.stats.timeToFirstSnapshotMs : nil,

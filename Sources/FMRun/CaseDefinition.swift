@@ -8,11 +8,13 @@ import FMSuite
 enum CaseDefinition {
     /// Hex SHA-256 of the case's canonical JSON (sorted keys): prompt or turns, instructions, schema,
     /// tools, options, run settings, repeat, gate, expectations, engine, model, script and known issue.
-    /// Where the case is written and its tags are left out: moving a case or retagging it changes no verdict.
+    /// Where the case is written, its tags and its suite's bug report (`source`, `summary`, `reproducedWith`)
+    /// are left out: moving a case, retagging it or relinking its report changes no verdict.
     static func hash(of item: ExpandedCase) -> String {
         var canonical = item
         canonical.location = SourceLocation(file: "", line: 0, column: 0)
         canonical.tags = []
+        canonical.origin = nil
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(canonical) else {

@@ -110,7 +110,8 @@ public final class Runner: Sendable {
         let started = DispatchTime.now()
         let executor = AttemptExecutor(item: item, provider: provider(item), environment: environment(item),
                                        retry: options.retry, clock: options.retryClock)
-        let repeats = max(1, options.repeatOverride ?? item.repeatCount)
+        // A `reproduce` case runs its trials (seeds × wordings); `--repeat` applies to the other cases.
+        let repeats = item.reproduce.map { $0.trials } ?? max(1, options.repeatOverride ?? item.repeatCount)
         var attempts: [AttemptResult] = []
         var signatures: [String] = []
         for index in 0..<repeats {
@@ -119,13 +120,17 @@ public final class Runner: Sendable {
             attempts.append(executor.result(of: outcome, index: index))
         }
         var determinism: DeterminismResult?
-        if options.checkDeterminism, item.options.sampling == nil || item.options.sampling == .greedy {
+        // Greedy attempts, and a `reproduce` case's seeded ones (the seed fixes the draws), must repeat exactly.
+        let greedy = item.options.sampling == nil || item.options.sampling == .greedy
+        let reproducible = (0..<repeats).filter { index in item.trial(index).map { $0.seed != nil || greedy } ?? greedy }
+        if options.checkDeterminism, !reproducible.isEmpty {
             determinism = DeterminismResult(diverged: false)
-            for index in 0..<repeats {
-                let rerun = executor.run(engineAttempt: repeats + index).signature
+            for index in reproducible {
+                let rerun = executor.run(engineAttempt: repeats + index, attempt: index).signature
                 if rerun != signatures[index] {
+                    let kind = item.trial(index)?.seed.map { "seeded attempt \(index) (seed \($0))" } ?? "greedy attempt \(index)"
                     determinism = DeterminismResult(diverged: true, attempt: index,
-                        detail: "greedy attempt \(index) diverged on rerun: first \(clip(signatures[index])), rerun \(clip(rerun))")
+                        detail: "\(kind) diverged on rerun: first \(clip(signatures[index])), rerun \(clip(rerun))")
                     break
                 }
             }
@@ -135,7 +140,7 @@ public final class Runner: Sendable {
             source: "\(item.location.file):\(item.location.line)", engine: executor.provider.identity,
             gate: item.gate ?? CaseGate(), knownIssue: item.knownIssue, attempts: attempts, determinism: determinism,
             expectedLabel: Runner.expectedLabel(of: item), durationMs: milliseconds(since: started),
-            definition: CaseDefinition.hash(of: item))
+            definition: CaseDefinition.hash(of: item), measuresReproduction: item.reproduce != nil, origin: item.origin)
     }
 
     /// The label an enum case expects: its schema is a string enum and it expects one value (`equals`).

@@ -6,6 +6,7 @@ let allCommands: [Command.Type] = [
     MergeCommand.self,
     HistoryCommand.self,
     ReportCommand.self,
+    CatalogueCommand.self,
     InitCommand.self,
     RespondCommand.self,
     SchemaCheckCommand.self,

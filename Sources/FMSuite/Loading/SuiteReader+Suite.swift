@@ -4,9 +4,9 @@ import FMEvaluate
 extension SuiteReader {
     static let suiteKeys = ["suite", "description", "engine", "model", "options", "instructions", "tools", "generating",
                             "dataset", "variants", "defaults", "cases", "knownIssue",
-                            "environment", "secrets", "toolOutputLimit", "transcripts"]
+                            "environment", "secrets", "toolOutputLimit", "transcripts", "source", "reproducedWith", "summary"]
     static let caseKeys = ["id", "prompt", "turns", "instructions", "generating", "options", "tags", "repeat", "gate",
-                           "expect", "vars", "variants", "script", "knownIssue", "images"]
+                           "expect", "vars", "variants", "script", "knownIssue", "images", "reproduce"]
 
     /// The whole suite; nil when the top level is unusable. Problems accumulate in `diagnostics`.
     func suite(_ root: YAMLNode, file: String) -> Suite? {
@@ -27,6 +27,7 @@ extension SuiteReader {
             tools: [], variants: [], defaults: CaseDefaults(), cases: [],
             knownIssue: keys["knownIssue"].flatMap { knownIssue($0) })
         suite.commands = commandPolicy(keys)
+        suite.origin = origin(keys, root: root, file: file)
         if let toolsNode = keys["tools"] {
             if let items = toolsNode.sequence { suite.tools = items.compactMap(tool) } else { report(toolsNode, "tools must be a list of tools, not \(toolsNode.kindName)") }
         }
@@ -36,9 +37,10 @@ extension SuiteReader {
             suite.engine = EngineSpec(name: RecordedTranscript.engineName, location: transcriptsNode.location)
             suite.cases = recordedCases(transcriptsNode, keys: keys)
             crossCheck(suite, root: root)
+            checkReproducedWith(suite, keys: keys)
             return suite
         }
-        let repeatDefault = suite.defaults.repeatCount ?? 1
+        let repeatDefault = suite.defaults.reproduce?.trials ?? suite.defaults.repeatCount ?? 1
         if let casesNode = keys["cases"] {
             if let items = casesNode.sequence { suite.cases = items.compactMap { suiteCase($0, repeatDefault: repeatDefault) } }
             else { report(casesNode, "cases must be a list of cases, not \(casesNode.kindName)") }
@@ -49,6 +51,8 @@ extension SuiteReader {
         }
         if keys["cases"] == nil && keys["dataset"] == nil { report(root, "a suite needs 'cases' or a 'dataset' (or 'transcripts', recorded sessions to score)") }
         crossCheck(suite, root: root)
+        checkReproducedWith(suite, keys: keys)
+        checkDefaultParaphrases(suite, root: root)
         greedyTemperatureWarnings(suite, root: root)
         return suite
     }
@@ -117,10 +121,14 @@ extension SuiteReader {
 
     func defaults(_ node: YAMLNode) -> CaseDefaults {
         var result = CaseDefaults()
-        guard let keys = mapping(node, "defaults", allowed: ["expect", "repeat", "gate", "tags"]) else { return result }
+        guard let keys = mapping(node, "defaults", allowed: ["expect", "repeat", "gate", "tags", "reproduce"]) else { return result }
         result.expect = keys["expect"].map { expectations($0, "defaults.expect") } ?? []
         result.repeatCount = int(keys["repeat"], "defaults.repeat", minimum: 1)
-        result.gate = keys["gate"].flatMap { gate($0, repeats: result.repeatCount ?? 1) }
+        result.reproduce = keys["reproduce"].flatMap { reproduce($0, "defaults.reproduce") }
+        if let reproduceNode = keys["reproduce"], keys["repeat"] != nil {
+            report(reproduceNode, "defaults has both 'reproduce' and 'repeat'; reproduce sets the attempts (seeds × wordings), so remove repeat")
+        }
+        result.gate = keys["gate"].flatMap { gate($0, repeats: result.reproduce?.trials ?? result.repeatCount ?? 1) }
         result.tags = stringList(keys["tags"], "defaults.tags") ?? []
         return result
     }
@@ -141,6 +149,8 @@ extension SuiteReader {
         default: break
         }
         let repeatCount = int(keys["repeat"], "repeat", minimum: 1)
+        let reproduce = keys["reproduce"].flatMap { self.reproduce($0, "reproduce") }
+        checkReproduce(keys, reproduce: reproduce, id: id ?? "?")
         var vars: [String: String] = [:]
         if let varsNode = keys["vars"] {
             if let entries = varsNode.mapping {
@@ -155,12 +165,13 @@ extension SuiteReader {
             options: keys["options"].flatMap { options($0, "options") } ?? OptionsPatch(),
             tags: stringList(keys["tags"], "tags") ?? [],
             repeatCount: repeatCount,
-            gate: keys["gate"].flatMap { gate($0, repeats: repeatCount ?? repeatDefault) },
+            gate: keys["gate"].flatMap { gate($0, repeats: reproduce?.trials ?? repeatCount ?? repeatDefault) },
             expect: keys["expect"].map { expectations($0, "expect") } ?? [],
             vars: vars, variants: stringList(keys["variants"], "variants").map { $0 },
             script: keys["script"].flatMap { script($0) }, knownIssue: known?.issue, knownIssueVariants: known?.variants,
             knownIssueNode: keys["knownIssue"], images: keys["images"].map { images($0) } ?? [], location: node.location)
         item.transcriptEdits = transcriptEdits
+        item.reproduce = reproduce
         // Keep a case with problems when it has an id, so duplicate ids and references are still checked.
         return diagnostics.count == before || id != nil ? item : nil
     }

@@ -30,8 +30,12 @@ public struct ExpandedCase: Encodable, Sendable {
     public var options: GenerationOptions
     /// fmeval run settings.
     public var settings: RunSettings
-    /// Attempts to run (at least 1).
+    /// Attempts to run (at least 1; a `reproduce` case's trials).
     public var repeatCount: Int
+    /// The case's varied attempts (seeds and paraphrases, templates applied); nil for plain repeats.
+    public var reproduce: Reproduce? = nil
+    /// The suite's bug report and what reproduces it; not part of the case's definition.
+    public var origin: SuiteOrigin? = nil
     /// The pass rule over attempts; nil means every attempt must pass.
     public var gate: CaseGate?
     /// Checks on each attempt (defaults first).
@@ -55,13 +59,28 @@ public struct ExpandedCase: Encodable, Sendable {
     /// Images attached to the first prompt, after its text (`images:`).
     public var attachments: [Transcript.AttachmentSegment] = []
 
+    /// The wording and seed of attempt `index`; nil for a case without `reproduce`.
+    public func trial(_ index: Int) -> Trial? { reproduce?.trial(index) }
+
+    /// The prompt of attempt `index`: the paraphrase its trial names, else the case's prompt.
+    public func prompt(ofAttempt index: Int) -> String? {
+        guard let paraphrase = trial(index)?.paraphrase, paraphrase > 0, let reproduce else { return prompt }
+        return reproduce.paraphrases[paraphrase - 1]
+    }
+
+    /// The generation options of attempt `index`: seeded sampling for a seeded trial, else the case's.
+    public func options(ofAttempt index: Int) -> GenerationOptions {
+        guard let reproduce, let trial = trial(index) else { return options }
+        return reproduce.options(options, for: trial)
+    }
+
     /// `suite/case` or `suite/case@variant`: unique across a run.
     public var id: String { "\(suite)/\(caseID)" + (variant.map { "@\($0)" } ?? "") }
 
     private enum CodingKeys: String, CodingKey {
         case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, transcriptEdits, generating, tools, options, settings
         case repeatCount = "repeat", gate, expectations, engine, engineOptions, model, script, knownIssue, location, commands, images
-        case recorded
+        case recorded, reproduce, origin
     }
 
     /// Encodes every field; options in their GenerationOptions JSON form.
@@ -97,6 +116,8 @@ public struct ExpandedCase: Encodable, Sendable {
         try container.encode(location.description, forKey: .location)
         if commands != CommandPolicy() { try container.encode(commands, forKey: .commands) }
         try container.encodeIfPresent(recorded, forKey: .recorded)
+        try container.encodeIfPresent(reproduce, forKey: .reproduce)
+        try container.encodeIfPresent(origin, forKey: .origin)
         if !attachments.isEmpty {
             try container.encode(GeneratedContent(attachments.map { segment -> GeneratedContent in
                 let image = segment.content.image
@@ -143,6 +164,12 @@ extension Suite {
             script: item.script, knownIssue: knownIssue(of: item, under: variant), location: item.location,
             commands: commands, attachments: item.images)
         expanded.transcriptEdits = item.transcriptEdits
+        expanded.origin = origin
+        if var reproduce = item.reproduce ?? (item.repeatCount == nil ? defaults.reproduce : nil) {
+            reproduce.paraphrases = reproduce.paraphrases.map(apply)
+            expanded.reproduce = reproduce
+            expanded.repeatCount = reproduce.trials
+        }
         return item.recorded.map(expanded.recording) ?? expanded
     }
 

@@ -31,6 +31,8 @@ public struct Suite: Sendable {
     public var knownIssue: KnownIssue?
     /// The environment, secrets and tool output limit of the suite's command tools and evaluators.
     public var commands = CommandPolicy()
+    /// The bug report the suite reproduces (`source:`, `reproducedWith:`, `summary:`); nil when none is given.
+    public var origin: SuiteOrigin? = nil
 }
 
 /// An `engine:` as written: a name and its options (`engine: NAME` or `engine: {name: NAME, KEY: value}`),
@@ -74,6 +76,8 @@ public struct CaseDefaults: Sendable {
     public var expect: [Expectation] = []
     /// Attempts per case unless the case says otherwise.
     public var repeatCount: Int?
+    /// Varied attempts per case (`reproduce:`) unless the case gives its own `reproduce` or `repeat`.
+    public var reproduce: Reproduce?
     /// The gate unless the case gives one.
     public var gate: CaseGate?
     /// Tags added to every case.
@@ -123,6 +127,8 @@ public struct SuiteCase: Sendable {
     public var tags: [String]
     /// Attempts to run.
     public var repeatCount: Int?
+    /// Varied attempts (`reproduce:`): seeds and paraphrases; replaces `repeat`.
+    public var reproduce: Reproduce? = nil
     /// The pass rule over attempts.
     public var gate: CaseGate?
     /// Checks on each attempt.

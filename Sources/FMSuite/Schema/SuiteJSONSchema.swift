@@ -50,6 +50,18 @@ public enum SuiteJSONSchema {
                     "properties": { "path": { "type": "string" }, "id": { "$ref": "#/$defs/text" } } }] } }]
     },
     "knownIssue": { "$ref": "#/$defs/knownIssue" },
+    "source": {
+      "description": "The bug report the suite reproduces: an http(s) link or a short title, or {url, title}. Required for suites under suites/forum/.",
+      "anyOf": [{ "type": "string" },
+                { "type": "object", "additionalProperties": false, "minProperties": 1,
+                  "properties": { "url": { "type": "string", "format": "uri", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://" },
+                                  "title": { "type": "string" } } }]
+    },
+    "reproducedWith": {
+      "enum": ["model", "scripted", "recorded"],
+      "description": "What produces the reported behaviour: the real model on the chosen engine, the scripted engine standing in for Apple's model, or a transcript recorded on a device."
+    },
+    "summary": { "$ref": "#/$defs/text", "description": "One paragraph: what was reported, the correct behaviour, what the suite checks." },
     "environment": {
       "type": "object", "additionalProperties": false,
       "description": "What command tools and evaluators see: PATH, HOME, LANG, LC_*, TMPDIR, TZ, plus these.",
@@ -73,6 +85,25 @@ public enum SuiteJSONSchema {
       "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }]
     },
     "engine": {},
+    "reproduce": {
+      "type": "object",
+      "additionalProperties": false,
+      "minProperties": 1,
+      "anyOf": [{ "required": ["seeds"] }, { "required": ["paraphrases"] }],
+      "description": "Attempts with controlled variation (replaces repeat): each wording (the prompt, then each paraphrase) × each seed; without seeds the attempts are greedy.",
+      "properties": {
+        "seeds": { "description": "N (seeds 1…N) or a list of distinct seeds; each attempt samples with its seed.",
+                   "anyOf": [{ "type": "integer", "minimum": 1, "maximum": 1000 },
+                             { "type": "array", "minItems": 1, "maxItems": 1000, "uniqueItems": true, "items": { "type": "integer", "minimum": 0 } }] },
+        "temperature": { "type": "number", "minimum": 0, "description": "Temperature of seeded attempts (default 0.7)." },
+        "sampling": { "description": "Sampling of seeded attempts (default {randomTopK: 40}); the seed comes from seeds.",
+                      "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
+                      "properties": { "randomTopK": { "type": "integer", "minimum": 1 }, "topK": { "type": "integer", "minimum": 1 },
+                                      "randomProbabilityThreshold": { "type": "number", "exclusiveMinimum": 0, "maximum": 1 },
+                                      "probabilityThreshold": { "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } },
+        "paraphrases": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/text" }, "description": "More wordings of the prompt; the case's own prompt is the first." }
+      }
+    },
     "model": { "type": "string", "description": "A model name the engine looks up, or (when it contains /) a file path relative to the suite." },
     "knownIssue": {
       "description": "Marks a known issue: the reason as text, or {reason, url}.",
@@ -262,11 +293,13 @@ public enum SuiteJSONSchema {
     },
     "defaults": {
       "type": "object",
-      "description": "Applied to every case: default expectations come before each case's own; a case's repeat and gate replace these.",
+      "description": "Applied to every case: default expectations come before each case's own; a case's repeat, reproduce and gate replace these.",
       "additionalProperties": false,
+      "not": { "required": ["reproduce", "repeat"] },
       "properties": {
         "expect": { "$ref": "#/$defs/expect" },
         "repeat": { "type": "integer", "minimum": 1, "description": "Attempts per case." },
+        "reproduce": { "$ref": "#/$defs/reproduce" },
         "gate": { "$ref": "#/$defs/gate" },
         "tags": { "$ref": "#/$defs/stringList", "description": "Labels for --filter and reports." }
       }
@@ -301,6 +334,7 @@ public enum SuiteJSONSchema {
       "additionalProperties": false,
       "required": ["id"],
       "oneOf": [{ "required": ["prompt"] }, { "required": ["turns"] }],
+      "not": { "required": ["reproduce", "repeat"] },
       "properties": {
         "id": { "$ref": "#/$defs/text", "description": "Unique in the suite." },
         "prompt": { "$ref": "#/$defs/text", "description": "The prompt (one turn)." },
@@ -310,6 +344,7 @@ public enum SuiteJSONSchema {
         "options": { "$ref": "#/$defs/options" },
         "tags": { "$ref": "#/$defs/stringList", "description": "Labels for --filter and reports." },
         "repeat": { "type": "integer", "minimum": 1, "description": "Attempts (default 1)." },
+        "reproduce": { "$ref": "#/$defs/reproduce" },
         "gate": { "$ref": "#/$defs/gate" },
         "expect": { "$ref": "#/$defs/expect" },
         "vars": { "type": "object", "additionalProperties": { "$ref": "#/$defs/text" }, "description": "Values for variant prompt templates." },

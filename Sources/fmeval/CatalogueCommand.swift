@@ -1,0 +1,132 @@
+import Foundation
+import FMEngines
+import FMReport
+import FMResults
+import FMRun
+import FMSuite
+
+/// `fmeval catalogue PATH... [--output FILE | --check FILE] [--results FILE] [engine flags]`: the
+/// Markdown catalogue of reproduced bugs, from a run of the suites or from a results file.
+struct CatalogueCommand: Command {
+    static let path = ["catalogue"]
+    static let summary = "Write the Markdown catalogue of reproduced bugs (docs/forum-bugs.md) from a run"
+    static let help = """
+    USAGE: fmeval catalogue [PATH...] [--output FILE | --check FILE] [--results FILE]
+                            [--engine NAME] [--engine-option KEY=VALUE]... [--base-url URL] [--model FILE] [-j|--jobs N]
+
+    Loads suites (files or folders; default: suites/forum), runs them (or reads --results), and writes a
+    Markdown catalogue: per suite the bug (its description), its source link, what reproduces it
+    (reproducedWith), and per case what it checks (from its expectations), its channel (variant), how
+    often it reproduced (k/N attempts failing their expectations, with a Wilson 95% interval) and its
+    verdict. The text holds no timings or run ids: the same suites on the same engine give the same file.
+
+    OPTIONS:
+      --output FILE          write the catalogue to FILE (default: standard output)
+      --check FILE           compare FILE with the catalogue instead of writing it; exit 1 when it differs
+                             (the message says the command that regenerates it)
+      --results FILE         take the results from FILE (an earlier `fmeval run`) instead of running the suites
+      -j, --jobs N           cases run in parallel (default 1)
+    \(EngineFlags.help(default: "each suite's `engine:`, else embedded"))
+      --model FILE           the model of the engine
+
+    Exit codes: 0 written, or FILE is up to date · 1 FILE is stale · 2 invalid input (a suite, a flag, a
+    results file) · 3 an engine or infrastructure error.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        var args = Arguments(arguments, command: "catalogue")
+        let engineFlags = try EngineFlags.parse(&args)
+        let model = try args.option("--model")
+        let jobs = try args.intOption("--jobs", short: "-j", minimum: 1) ?? 1
+        let output = try args.option("--output")
+        let check = try args.option("--check")
+        let resultsFile = try args.option("--results")
+        var paths = try args.finish()
+        if paths.isEmpty { paths = ["suites/forum"] }
+        if output != nil && check != nil {
+            throw CLIError.invalidInput("catalogue: --output and --check exclude each other; write the file with one run, check it with another")
+        }
+        if resultsFile != nil && (engineFlags.name != nil || !engineFlags.options.isEmpty || model != nil) {
+            throw CLIError.invalidInput("catalogue: --results takes the results as they were run; leave out the engine flags, or drop --results to run the suites")
+        }
+        let loaded = SuiteLoader.load(paths: paths)
+        let problems = loaded.diagnostics + RunPipeline.foldersWithoutSuites(paths)
+        if !problems.isEmpty {
+            throw CLIError.invalidInput(problems.map(\.description).joined(separator: "\n") + "\n\(problems.count) error(s); fix them (see 'fmeval validate')")
+        }
+        if let output { try OutputPaths.check(output, flag: "--output \(output)") }
+        let run = try resultsFile.map { try ReportFlags.load($0, flag: "catalogue: --results") }
+            ?? runSuites(paths: paths, loaded: loaded, engineFlags: engineFlags, model: model, jobs: jobs)
+        let command = (["fmeval", "catalogue"] + regenerateArguments(arguments, target: check)).joined(separator: " ")
+        let text = Catalogue.markdown(catalogueSuites(loaded, results: run), command: command)
+        if let check {
+            guard let existing = FileManager.default.contents(atPath: check) else {
+                throw CLIError.invalidInput("catalogue: --check \(check): no such file; write it with `\(command)`")
+            }
+            guard String(decoding: existing, as: UTF8.self) == text else {
+                printError("fmeval: \(check) is stale; run `\(command)`")
+                return ExitCode.failed
+            }
+            print("\(check) is up to date")
+            return ExitCode.ok
+        }
+        if let output {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw CLIError.infrastructure("catalogue: cannot write \(output): \(error.localizedDescription)")
+            }
+            print("catalogue: \(output)")
+        } else {
+            print(text, terminator: "")
+        }
+        return ExitCode.ok
+    }
+
+    /// The arguments that regenerate the catalogue: these, with `--check FILE` turned into `--output FILE`.
+    static func regenerateArguments(_ arguments: [String], target: String?) -> [String] {
+        guard target != nil else { return arguments }
+        return arguments.map { $0 == "--check" ? "--output" : ($0.hasPrefix("--check=") ? "--output=" + $0.dropFirst("--check=".count) : $0) }
+    }
+
+    /// Runs every case of the loaded suites (results in a scratch folder, no history) and returns the run.
+    static func runSuites(paths: [String], loaded: SuiteLoadResult, engineFlags: EngineFlags, model: String?, jobs: Int) throws -> RunResult {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-catalogue-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.infrastructure("catalogue: cannot create a scratch folder \(scratch.path): \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var request = RunRequest(paths: paths, resultsPath: scratch.appendingPathComponent("results.json").path)
+        request.loaded = loaded
+        request.engine = engineFlags.name
+        request.engineOptions = engineFlags.options
+        request.model = model
+        request.options = RunnerOptions(jobs: jobs)
+        do {
+            let plan = try RunPipeline.plan(request)
+            printError("catalogue: running \(plan.cases.count) case\(plan.cases.count == 1 ? "" : "s")")
+            return try RunPipeline.execute(request, plan: plan, notice: { printError("fmeval: \($0)") })
+        } catch let error as RunnerError {
+            switch error {
+            case .invalidInput(let message): throw CLIError.invalidInput(message)
+            case .infrastructure(let message): throw CLIError.infrastructure(message)
+            }
+        } catch let error as EngineSetupError {
+            throw error.isInvalidInput ? CLIError.invalidInput(error.message) : CLIError.infrastructure(error.message)
+        }
+    }
+
+    /// The catalogue's suites: each loaded suite with its cases × variants and their results in `results`.
+    static func catalogueSuites(_ loaded: SuiteLoadResult, results: RunResult) -> [CatalogueSuite] {
+        let byID = Dictionary(results.cases.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        return loaded.suites.map { suite in
+            CatalogueSuite(name: suite.name, description: suite.description, origin: suite.origin, file: suite.file,
+                           cases: suite.expanded().map { item in
+                               CatalogueCase(caseID: item.caseID, variant: item.variant,
+                                             checks: CatalogueChecks.describe(item.expectations), result: byID[item.id])
+                           })
+        }
+    }
+}
