@@ -18,13 +18,20 @@ import Testing
         "context-overflow-tool-outputs/three-pages",
         "context-size-differs-by-device/four-pages@window-4096",
         "token-cap-truncates-structure/espresso-machine@grammar", "token-cap-truncates-structure/espresso-machine@prompt",
-        "token-cap-truncates-structure/hiking-boots@grammar", "token-cap-truncates-structure/hiking-boots@prompt",
         "nullable-format-length-guides/nullable-middle-name@grammar", "nullable-format-length-guides/nullable-middle-name@prompt",
         "nullable-format-length-guides/format-date-unenforced@grammar", "nullable-format-length-guides/format-date-unenforced@prompt",
         "nullable-format-length-guides/format-date-as-pattern@prompt", "nullable-format-length-guides/booking-code-length@prompt",
         "refusal-as-guardrail-violation/live-score", "refusal-as-guardrail-violation/benign-rules-question",
-        "parallel-tool-calls-never-made/vienna-berlin@allowed", "parallel-tool-calls-never-made/rome-madrid@allowed",
+        "parallel-tool-calls-never-made/vienna-berlin@allowed",
         "guardrail-false-positive/stock-price-lookup",
+    ]
+
+    /// The `reproduce` cases (four seeds or wordings) whose bug reproduces on every attempt.
+    static let reproducedFourTimes = [
+        "context-overflow-tool-outputs/three-pages", "token-cap-truncates-structure/espresso-machine@grammar",
+        "token-cap-truncates-structure/espresso-machine@prompt", "nullable-format-length-guides/nullable-middle-name@grammar",
+        "nullable-format-length-guides/nullable-middle-name@prompt", "nullable-format-length-guides/format-date-unenforced@prompt",
+        "nullable-format-length-guides/booking-code-length@prompt", "parallel-tool-calls-never-made/vienna-berlin@allowed",
     ]
 
     /// The cases that show the correct behaviour: a device window, a cap or a channel under which the bug
@@ -32,7 +39,7 @@ import Testing
     static let controls = [
         "context-size-differs-by-device/four-pages@window-8192", "token-cap-truncates-structure/roomy-cap@grammar",
         "nullable-format-length-guides/format-date-as-pattern@grammar", "nullable-format-length-guides/booking-code-length@grammar",
-        "parallel-tool-calls-never-made/vienna-berlin@required", "parallel-tool-calls-never-made/rome-madrid@required",
+        "parallel-tool-calls-never-made/vienna-berlin@required",
     ]
 
     /// One run (the suites take a while on the embedded engine): statuses, then the errors that reproduce.
@@ -49,8 +56,21 @@ import Testing
         for id in Self.controls {
             #expect(statuses[id] == "passed", "\(id) shows the correct behaviour: \(statuses[id] ?? "missing")")
         }
+        func found(_ id: String) throws -> [String: Any] {
+            try #require(document.cases.first { $0["id"] as? String == id }, "no case \(id)")
+        }
+        for id in Self.reproducedFourTimes {
+            let reproduction = try #require(try found(id)["reproduction"] as? [String: Any], "\(id) has a reproduction rate")
+            #expect(reproduction["trials"] as? Int == 4 && reproduction["reproduced"] as? Int == 4, "\(id): \(reproduction)")
+        }
+        let sometimes = try #require(try found("nullable-format-length-guides/format-date-unenforced@grammar")["reproduction"] as? [String: Any])
+        #expect((sometimes["reproduced"] as? Int ?? 0) >= 1, "some seeds write the date in another format: \(sometimes)")
+        for id in ["parallel-tool-calls-never-made/vienna-berlin@required", "nullable-format-length-guides/booking-code-length@grammar"] {
+            let control = try #require(try found(id)["reproduction"] as? [String: Any])
+            #expect(control["trials"] as? Int == 4 && control["reproduced"] as? Int == 0, "\(id) holds on every attempt: \(control)")
+        }
         func error(_ id: String) throws -> [String: Any] {
-            let found = try #require(document.cases.first { $0["id"] as? String == id }, "no case \(id)")
+            let found = try found(id)
             let attempts = try #require(found["attempts"] as? [[String: Any]])
             return try #require(attempts.first?["error"] as? [String: Any], "\(id) ended without an error")
         }
@@ -59,7 +79,7 @@ import Testing
         #expect((overflow["message"] as? String)?.contains("but contextSize is 4096") == true, "\(overflow)")
         #expect(try error("context-size-differs-by-device/four-pages@window-4096")["caseName"] as? String == "contextSizeExceeded")
         #expect(try error("context-size-differs-by-device/four-pages@window-8192")["caseName"] as? String == "toolCallLimitExceeded")
-        #expect(try error("token-cap-truncates-structure/hiking-boots@grammar")["caseName"] as? String == "parsingError")
+        #expect(try error("token-cap-truncates-structure/espresso-machine@grammar")["caseName"] as? String == "parsingError")
         #expect(try error("refusal-as-guardrail-violation/live-score")["caseName"] as? String == "guardrailViolation")
     }
 }
