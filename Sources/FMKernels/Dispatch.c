@@ -170,6 +170,20 @@ void fmk_matmul_q4_1(const void *w, int n, int row0, int row1,
     fmk_matmul_q4_1_portable(w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
 }
 
+void fmk_matmul_q4_1_tiled(const void *w, int n, int row0, int row1,
+                           const int8_t *xq, const float *xd, const float *xs,
+                           int ntok, float *out, size_t out_stride) {
+    int level = fmk_active_level();
+#ifdef FMK_X86
+    if (level >= FMK_LEVEL_AVX2) {
+        fmk_matmul_q4_1_tiled_x86(level == FMK_LEVEL_AVX512VNNI, w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
+        return;
+    }
+#endif
+    (void)level;
+    fmk_matmul_q4_1_portable(w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
+}
+
 void fmk_matvec_q8_0(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd, const uint32_t *mask, float *out) {
     int level = fmk_active_level();
