@@ -6,13 +6,15 @@ import Testing
 /// The prefill tile kernel (`fmk_matmul_q4_1_tiled`) against the row kernel it replaces, bit for bit,
 /// and against the scalar reference, at every level this CPU runs.
 @Suite(.serialized) struct TileKernelTests {
-    /// Row ranges that start and end off a group of eight, token counts around the AVX-512 tile of three
-    /// (and a full prefill pass), and widths from one block to past the tile's regroup buffer.
+    /// Row ranges that start and end off a tile of rows, token counts around the AVX-512 tile of three
+    /// (and a full prefill pass), and widths from one block to past the regroup buffer (2048 elements
+    /// with AVX-512's sixteen-row tiles, 4096 with AVX2's eight).
     @Test(arguments: [
         (cols: 32, rows: 16, first: 0, tokens: 1),
         (cols: 576, rows: 37, first: 3, tokens: 7),
         (cols: 576, rows: 64, first: 8, tokens: 128),
         (cols: 1536, rows: 45, first: 5, tokens: 5),
+        (cols: 2080, rows: 24, first: 0, tokens: 3),
         (cols: 4128, rows: 11, first: 2, tokens: 4),
     ])
     func tiledQ4_1EqualsRowKernelBitForBit(cols: Int, rows: Int, first: Int, tokens: Int) {
