@@ -57,7 +57,8 @@ extension ForwardPass {
     var headsQuantizeAlone: Bool { c.headDim % quantBlock == 0 }
 
     /// `out[t*stride + r] = row r · activations of token t` for `rows`, activations quantized in `input`;
-    /// picks the kernel for the weight layout and for one token (decode) or several (prefill).
+    /// picks the kernel for the weight layout and for one token (decode) or several (prefill, Q4_1 in
+    /// the model's `prefillKernel`).
     @inline(__always)
     func multiply(_ m: KernelMatrix, rows: Range<Int>, tokens: Int, out: UnsafeMutablePointer<Float>,
                   stride: Int, input: Activations) {
@@ -65,6 +66,8 @@ extension ForwardPass {
         let (r0, r1, cols) = (Int32(rows.lowerBound), Int32(rows.upperBound), Int32(m.cols))
         switch (m.isQ8_0, tokens == 1) {
         case (false, true): fmk_matvec_q4_1(m.data, cols, r0, r1, quants, scales, sums, out)
+        case (false, false) where model.prefillKernel == .tiles:
+            fmk_matmul_q4_1_tiled(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
         case (false, false): fmk_matmul_q4_1(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
         case (true, true): fmk_matvec_q8_0(m.data, cols, r0, r1, quants, scales, nil, out)
         case (true, false): fmk_matmul_q8_0(m.data, cols, r0, r1, quants, scales, Int32(tokens), out, stride)

@@ -69,14 +69,15 @@ extension ForwardPass {
 
     /// attention = softmax(q·Kᵀ / √headDim) · V for each head of each token over positions `0...token`
     /// of `layer`'s cache (grouped-query: each key/value head serves `headCount / kvHeadCount` query
-    /// heads), quantized for the output projection. Threads split (token, head) pairs.
+    /// heads), quantized for the output projection. Threads take (token, head) pairs in turn, so each
+    /// gets as many late tokens (long attention spans) as early ones.
     @inline(__always)
     func attention(layer: Int) {
         let (dim, headDim, n) = (c.dim, c.headDim, tokens.count)
         let cache = model.cache
         let keys = cache.keys(layer: layer), values = cache.values(layer: layer), capacity = cache.capacity
         let group = c.headCount / c.kvHeadCount, scale = 1 / Float(headDim).squareRoot()
-        for pair in share(n * c.headCount, worker, workers) {
+        for pair in stride(from: worker, to: n * c.headCount, by: workers) {
             let t = pair / c.headCount, head = pair % c.headCount, kvOffset = (head / group) * headDim
             fmk_attend_f16(b.queryHalf + t * dim + head * headDim, keys + kvOffset, c.kvDim, values + kvOffset * capacity,
                            capacity, Int32(start + t + 1), Int32(headDim), scale, n == 1 ? 1 : 0,

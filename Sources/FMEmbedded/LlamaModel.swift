@@ -39,6 +39,8 @@ public final class LlamaModel: @unchecked Sendable {
     public let pool: ThreadPool
     /// Most tokens one prefill pass processes together (longer prompts run in several passes).
     public let maxBatch: Int
+    /// The matrix–matrix kernel prefill passes use for Q4_1 weights.
+    public let prefillKernel: PrefillKernel
     /// The KV cache size when none is asked for: the model's context length, but at most this many positions.
     public static let defaultContextCap = 8192
     /// The largest KV cache a caller may ask for, in positions.
@@ -53,12 +55,13 @@ public final class LlamaModel: @unchecked Sendable {
     private let keepAlive: AnyObject?
 
     /// Loads the model in `file`; `contextLength` (default: the model's, at most `defaultContextCap`)
-    /// sizes the KV cache.
-    public convenience init(file: GGUFFile, contextLength: Int? = nil, threads: Int = ThreadPool.defaultThreadCount) throws {
+    /// sizes the KV cache; `prefillKernel` nil: the one `FMEVAL_PREFILL_KERNEL` names.
+    public convenience init(file: GGUFFile, contextLength: Int? = nil, threads: Int = ThreadPool.defaultThreadCount,
+                            prefillKernel: PrefillKernel? = nil) throws {
         let config = try LlamaConfig(file: file)
         let weights = try LlamaWeights(file: file, config: config)
         try self.init(config: config, weights: weights, file: file, keepAlive: nil,
-                      contextLength: contextLength, threads: threads)
+                      contextLength: contextLength, threads: threads, prefillKernel: prefillKernel)
     }
 
     /// Maps and loads the GGUF model at `path`.
@@ -67,11 +70,14 @@ public final class LlamaModel: @unchecked Sendable {
     }
 
     /// A model over weights already in memory; `keepAlive` owns the storage they point into.
+    /// `prefillKernel` nil: the one `FMEVAL_PREFILL_KERNEL` names (tiles by default).
     public init(config: LlamaConfig, weights: LlamaWeights, file: GGUFFile?, keepAlive: AnyObject?,
-                contextLength: Int? = nil, threads: Int = ThreadPool.defaultThreadCount, maxBatch: Int = 128) throws {
+                contextLength: Int? = nil, threads: Int = ThreadPool.defaultThreadCount, maxBatch: Int = 128,
+                prefillKernel: PrefillKernel? = nil) throws {
         if let problem = config.validationProblem {
             throw LlamaRunError(message: "unsupported model shape: \(problem)", isContextOverflow: false)
         }
+        self.prefillKernel = try prefillKernel ?? PrefillKernel.fromEnvironment()
         self.config = config
         self.weights = weights
         self.file = file

@@ -63,28 +63,88 @@ FMK_AVX2 static void attend_avx2(const uint16_t *q, const uint16_t *k, size_t k_
     FMK_ATTEND_LANES_BODY
 }
 
-/// ggml's AVX-512 expf, sixteen lanes.
-FMK_VNNI static inline __m512 exp16(__m512 x) {
-    const __m512 shift = _mm512_set1_ps(0x1.8p23f);
-    __m512 z = _mm512_fmadd_ps(x, _mm512_set1_ps(0x1.715476p+0f), shift);
-    __m512 n = _mm512_sub_ps(z, shift);
-    __m512 b = _mm512_fnmadd_ps(n, _mm512_set1_ps(0x1.7f7d1cp-20f), _mm512_fnmadd_ps(n, _mm512_set1_ps(0x1.62e4p-1f), x));
-    __mmask16 big = _mm512_cmp_ps_mask(_mm512_abs_ps(n), _mm512_set1_ps(192), _CMP_GT_OQ);
-    __m512 u = _mm512_mul_ps(b, b);
-    __m512 high = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_set1_ps(0x1.0e4020p-7f), b, _mm512_set1_ps(0x1.573e2ep-5f)), u,
-                                  _mm512_fmadd_ps(_mm512_set1_ps(0x1.555e66p-3f), b, _mm512_set1_ps(0x1.fffdb6p-2f)));
-    __m512 j = _mm512_fmadd_ps(high, u, _mm512_fmadd_ps(_mm512_set1_ps(0x1.ffffecp-1f), b, _mm512_set1_ps(1.0f)));
-    __m512 result = _mm512_scalef_ps(j, n);
-    if (!big) return result;
-    __m512 zero = _mm512_setzero_ps();
-    __m512 saturated = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(n, zero, _CMP_LE_OQ), _mm512_set1_ps(INFINITY), zero);
-    return _mm512_mask_blend_ps(big, result, saturated);
-}
-
 FMK_VNNI static inline float reduce512(__m512 x) {
     float lanes[16];
     _mm512_storeu_ps(lanes, x);
     return reduce16(lanes);
+}
+
+/// Reduces sixteen 16-lane vectors at once, each in `reduce16`'s order (float addition commutes, so a
+/// lane pair added either way round gives the same bits): lane p of the result is the sum of a[p].
+FMK_VNNI static inline __m512 reduce16x16(const __m512 *a) {
+    __m512 halves[8], quarters[4], pairs[2];
+    // t3[i] = l[i] + l[i+8]: two inputs per vector, eight lanes each.
+    for (int k = 0; k < 8; k++) {
+        halves[k] = _mm512_add_ps(_mm512_shuffle_f32x4(a[2 * k], a[2 * k + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+                                  _mm512_shuffle_f32x4(a[2 * k], a[2 * k + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+    }
+    // t6[i] = t3[i] + t3[i+4]: 128-bit quarter j of quarters[k] belongs to input 4k+j.
+    for (int k = 0; k < 4; k++) {
+        quarters[k] = _mm512_add_ps(_mm512_shuffle_f32x4(halves[2 * k], halves[2 * k + 1], _MM_SHUFFLE(2, 0, 2, 0)),
+                                    _mm512_shuffle_f32x4(halves[2 * k], halves[2 * k + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+    // u0 = t6[0] + t6[2], u1 = t6[1] + t6[3]: quarter j of pairs[k] holds inputs 8k+j and 8k+4+j.
+    for (int k = 0; k < 2; k++) {
+        pairs[k] = _mm512_add_ps(_mm512_shuffle_ps(quarters[2 * k], quarters[2 * k + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+                                 _mm512_shuffle_ps(quarters[2 * k], quarters[2 * k + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+    }
+    // u0 + u1: lane 4j+m holds input j+4m; put input p at lane p.
+    __m512 sums = _mm512_add_ps(_mm512_shuffle_ps(pairs[0], pairs[1], _MM_SHUFFLE(2, 0, 2, 0)),
+                                _mm512_shuffle_ps(pairs[0], pairs[1], _MM_SHUFFLE(3, 1, 3, 1)));
+    const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    return _mm512_permutexvar_ps(order, sums);
+}
+
+/// `attend_avx512` for several tokens (single == 0) with the same bits, sixteen positions (q·k) and
+/// sixteen output elements (p·v) at a time: each lane's chain of fused multiply-adds is the same, and
+/// `reduce16x16` sums sixteen accumulators in `reduce16`'s order without a trip through memory. The
+/// row-at-a-time version adds zero accumulators first, which only turns -0 into +0; its lanes start at
+/// +0 and a product of halves never rounds to zero, so they never hold -0.
+FMK_VNNI static void attend_many_avx512(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
+                                        size_t v_stride, int npos, int dim, float scale, float *scores, float *out) {
+    int padded = (npos + 15) & ~15;
+    __m512 top = _mm512_set1_ps(-INFINITY), acc[16];
+    for (int t0 = 0; t0 < npos; t0 += 16) {
+        for (int p = 0; p < 16; p++) acc[p] = _mm512_setzero_ps();
+        for (int c = 0; c < dim; c += 16) {
+            __m512 qv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(q + c)));
+            for (int p = 0; p < 16; p++) {
+                // Lanes past the last position reuse position t0's key; their scores are discarded.
+                const uint16_t *key = k + (size_t)(t0 + p < npos ? t0 + p : t0) * k_stride;
+                acc[p] = _mm512_fmadd_ps(qv, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(key + c))), acc[p]);
+            }
+        }
+        __mmask16 live = (__mmask16)(npos - t0 >= 16 ? 0xFFFF : (1u << (npos - t0)) - 1);
+        __m512 s = _mm512_mul_ps(reduce16x16(acc), _mm512_set1_ps(scale));
+        s = _mm512_mask_blend_ps(live, _mm512_set1_ps(-INFINITY), s);
+        _mm512_storeu_ps(scores + t0, s);
+        top = _mm512_max_ps(top, s);
+    }
+    float max = _mm512_reduce_max_ps(top);
+    double total = 0.0;
+    top = _mm512_set1_ps(max);
+    for (int c = 0; c < padded; c += 16) {
+        __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(scores + c), top));
+        _mm512_storeu_ps(scores + c, e);
+        total += (double)reduce512(e);
+    }
+    __m512 inverse = _mm512_set1_ps((float)(1.0 / total));
+    for (int c = 0; c < padded; c += 16) {
+        __m256i halves = _mm512_cvtps_ph(_mm512_mul_ps(_mm512_loadu_ps(scores + c), inverse), _MM_FROUND_TO_NEAREST_INT);
+        _mm512_storeu_ps(scores + c, _mm512_cvtph_ps(halves));
+    }
+    for (int d0 = 0; d0 < dim; d0 += 16) {
+        for (int i = 0; i < 16; i++) acc[i] = _mm512_setzero_ps();
+        for (int c = 0; c < npos; c += 16) {
+            __mmask16 live = (__mmask16)(npos - c >= 16 ? 0xFFFF : (1u << (npos - c)) - 1);
+            __m512 p = _mm512_loadu_ps(scores + c);
+            for (int i = 0; i < 16; i++) {
+                __m512 values = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(live, v + (size_t)(d0 + i) * v_stride + c));
+                acc[i] = _mm512_mask3_fmadd_ps(p, values, acc[i], live);
+            }
+        }
+        _mm512_storeu_ps(out + d0, reduce16x16(acc));
+    }
 }
 
 FMK_VNNI static void attend_avx512(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
@@ -141,6 +201,10 @@ void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
                     float *scores, float *out) {
 #ifdef FMK_X86
     int level = fmk_active_level();
+    if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0 && !single) {
+        attend_many_avx512(q, k, k_stride, v, v_stride, npos, dim, scale, scores, out);
+        return;
+    }
     if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0) {
         attend_avx512(q, k, k_stride, v, v_stride, npos, dim, scale, single, scores, out);
         return;

@@ -1,4 +1,4 @@
-// Run-time CPU dispatch, half-float conversion and activation quantization.
+// Run-time CPU dispatch, half-float conversion and the dispatching entry points of the matrix kernels.
 #include "Internal.h"
 #include <math.h>
 #include <string.h>
@@ -106,43 +106,6 @@ void fmk_f32_to_f16_row(const float *x, uint16_t *y, int n) {
     for (int i = 0; i < n; i++) y[i] = fmk_f32_to_f16(x[i]);
 }
 
-/// Quantizes one block as llama.cpp's x86 path does: d = amax/127 (stored as f16),
-/// q = round-half-even(x * 127/amax); returns the integer sum of the quants.
-static int quantize_block(const float *x, int8_t *q, float *d) {
-    float amax = 0.0f;
-    for (int j = 0; j < FMK_BLOCK; j++) {
-        float a = fabsf(x[j]);
-        if (a > amax) amax = a;
-    }
-    float scale = amax / 127.0f;
-    float inverse = amax != 0.0f ? 127.0f / amax : 0.0f;
-    int sum = 0;
-    for (int j = 0; j < FMK_BLOCK; j++) {
-        int v = (int)nearbyintf(x[j] * inverse);
-        q[j] = (int8_t)v;
-        sum += v;
-    }
-    *d = scale;
-    return sum;
-}
-
-void fmk_quantize_q8_1(const float *x, int n, int8_t *qs, float *d, float *s) {
-    for (int b = 0; b < n / FMK_BLOCK; b++) {
-        float scale;
-        int sum = quantize_block(x + b * FMK_BLOCK, qs + b * FMK_BLOCK, &scale);
-        d[b] = fmk_f16_to_f32(fmk_f32_to_f16(scale));
-        s[b] = fmk_f16_to_f32(fmk_f32_to_f16(scale * (float)sum));
-    }
-}
-
-void fmk_quantize_q8_0(const float *x, int n, int8_t *qs, float *d) {
-    for (int b = 0; b < n / FMK_BLOCK; b++) {
-        float scale;
-        quantize_block(x + b * FMK_BLOCK, qs + b * FMK_BLOCK, &scale);
-        d[b] = fmk_f16_to_f32(fmk_f32_to_f16(scale));
-    }
-}
-
 void fmk_matvec_q4_1(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd, const float *xs, float *out) {
     int level = fmk_active_level();
@@ -163,6 +126,20 @@ void fmk_matmul_q4_1(const void *w, int n, int row0, int row1,
 #ifdef FMK_X86
     if (level >= FMK_LEVEL_AVX2) {
         fmk_matmul_q4_1_x86(level == FMK_LEVEL_AVX512VNNI, w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
+        return;
+    }
+#endif
+    (void)level;
+    fmk_matmul_q4_1_portable(w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
+}
+
+void fmk_matmul_q4_1_tiled(const void *w, int n, int row0, int row1,
+                           const int8_t *xq, const float *xd, const float *xs,
+                           int ntok, float *out, size_t out_stride) {
+    int level = fmk_active_level();
+#ifdef FMK_X86
+    if (level >= FMK_LEVEL_AVX2) {
+        fmk_matmul_q4_1_tiled_x86(level == FMK_LEVEL_AVX512VNNI, w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
         return;
     }
 #endif

@@ -1,6 +1,7 @@
 // Shared declarations between the FMKernels translation units (not part of the public header).
 #pragma once
 #include "include/FMKernels.h"
+#include <math.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #define FMK_X86 1
@@ -13,6 +14,26 @@
 #define FMK_Q4_1_BYTES 20
 /// Bytes of one Q8_0 block.
 #define FMK_Q8_0_BYTES 34
+
+#ifdef FMK_X86
+/// ggml's AVX-512 expf, sixteen lanes.
+FMK_VNNI static inline __m512 exp16(__m512 x) {
+    const __m512 shift = _mm512_set1_ps(0x1.8p23f);
+    __m512 z = _mm512_fmadd_ps(x, _mm512_set1_ps(0x1.715476p+0f), shift);
+    __m512 n = _mm512_sub_ps(z, shift);
+    __m512 b = _mm512_fnmadd_ps(n, _mm512_set1_ps(0x1.7f7d1cp-20f), _mm512_fnmadd_ps(n, _mm512_set1_ps(0x1.62e4p-1f), x));
+    __mmask16 big = _mm512_cmp_ps_mask(_mm512_abs_ps(n), _mm512_set1_ps(192), _CMP_GT_OQ);
+    __m512 u = _mm512_mul_ps(b, b);
+    __m512 high = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_set1_ps(0x1.0e4020p-7f), b, _mm512_set1_ps(0x1.573e2ep-5f)), u,
+                                  _mm512_fmadd_ps(_mm512_set1_ps(0x1.555e66p-3f), b, _mm512_set1_ps(0x1.fffdb6p-2f)));
+    __m512 j = _mm512_fmadd_ps(high, u, _mm512_fmadd_ps(_mm512_set1_ps(0x1.ffffecp-1f), b, _mm512_set1_ps(1.0f)));
+    __m512 result = _mm512_scalef_ps(j, n);
+    if (!big) return result;
+    __m512 zero = _mm512_setzero_ps();
+    __m512 saturated = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(n, zero, _CMP_LE_OQ), _mm512_set1_ps(INFINITY), zero);
+    return _mm512_mask_blend_ps(big, result, saturated);
+}
+#endif
 
 static inline uint16_t fmk_read_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 
@@ -30,6 +51,8 @@ void fmk_matvec_q4_1_x86(int vnni, const uint8_t *w, int n, int row0, int row1, 
                          const float *xd, const float *xs, float *out);
 void fmk_matmul_q4_1_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, const float *xs, int ntok, float *out, size_t out_stride);
+void fmk_matmul_q4_1_tiled_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
+                               const float *xd, const float *xs, int ntok, float *out, size_t out_stride);
 void fmk_matvec_q8_0_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, const uint32_t *mask, float *out);
 void fmk_matmul_q8_0_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,

@@ -18,7 +18,8 @@ struct BenchCommand: Command {
     Prefill and decode run N times (default 3) after one warm-up; the median is reported. The
     machine's other load changes the figures: compare runs made under the same conditions.
     --json prints {"loadSeconds", "prefillTokensPerSecond", "decodeTokensPerSecond", "peakRSSBytes",
-    "threads", "kernels"}.
+    "threads", "kernels", "prefillKernel"}. FMEVAL_PREFILL_KERNEL=rows runs prefill on the earlier
+    row kernel instead of tiles (same results), to compare the two.
 
     EXIT CODES: 0 ok · 2 bad flag or FILE not a usable GGUF · 3 the default model could not be fetched.
     """
@@ -69,6 +70,7 @@ struct BenchCommand: Command {
             ("peakRSSBytes", peakRSSBytes()),
             ("threads", model.pool.activeCount),
             ("kernels", String(cString: fmk_level_name(fmk_active_level()))),
+            ("prefillKernel", model.prefillKernel.rawValue),
         ]
         if json {
             let object = Dictionary(uniqueKeysWithValues: figures)
@@ -81,7 +83,8 @@ struct BenchCommand: Command {
             print(String(format: "decode   %.1f tokens/s  (%d tokens; runs: %@)", median(decode), decodeTokens,
                          decode.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
             print(String(format: "peak RSS %.1f MB", Double(peakRSSBytes()) / 1_000_000))
-            print("threads  \(model.pool.activeCount), kernels \(String(cString: fmk_level_name(fmk_active_level())))")
+            print("threads  \(model.pool.activeCount), kernels \(String(cString: fmk_level_name(fmk_active_level()))), "
+                  + "prefill kernel \(model.prefillKernel.rawValue)")
         }
         return ExitCode.ok
     }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A small deterministic generator so kernel tests are reproducible.
-private struct KernelRandom {
+struct KernelRandom {
     var state: UInt64
     init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
     mutating func next() -> UInt64 {
@@ -19,7 +19,7 @@ private struct KernelRandom {
 }
 
 /// Random Q4_1 rows in ggml's block layout.
-private func randomQ4_1(rows: Int, cols: Int, random: inout KernelRandom) -> [UInt8] {
+func randomQ4_1(rows: Int, cols: Int, random: inout KernelRandom) -> [UInt8] {
     var bytes: [UInt8] = []
     for _ in 0..<(rows * cols / 32) {
         let d = Float16(0.01 + abs(random.signed()) * 0.05), m = Float16(random.signed() * 0.2)
@@ -42,7 +42,7 @@ private func randomQ8_0(rows: Int, cols: Int, random: inout KernelRandom) -> [UI
 }
 
 /// Q8 activations quantized by the kernel library.
-private struct QuantizedRows {
+struct QuantizedRows {
     var qs: [Int8], d: [Float], s: [Float]
     init(_ x: [Float]) {
         qs = [Int8](repeating: 0, count: x.count)
@@ -57,7 +57,7 @@ private func half(_ bytes: [UInt8], _ offset: Int) -> Float {
 }
 
 /// Scalar reference: Σ_b d_w d_x Σ q_w q_x + m_w s_x, in Double.
-private func referenceQ4_1(_ w: [UInt8], row: Int, cols: Int, _ x: QuantizedRows, token: Int) -> Double {
+func referenceQ4_1(_ w: [UInt8], row: Int, cols: Int, _ x: QuantizedRows, token: Int) -> Double {
     var sum = 0.0
     for b in 0..<(cols / 32) {
         let base = (row * cols / 32 + b) * 20
@@ -85,9 +85,9 @@ private func referenceQ8_0(_ w: [UInt8], row: Int, cols: Int, _ x: QuantizedRows
 }
 
 /// Every level this CPU can run, portable first.
-private var supportedLevels: [Int32] { Array(0...fmk_detected_level()) }
+var supportedLevels: [Int32] { Array(0...fmk_detected_level()) }
 
-private func nearlyEqual(_ a: Float, _ b: Double, tolerance: Double = 1e-4) -> Bool {
+func nearlyEqual(_ a: Float, _ b: Double, tolerance: Double = 1e-4) -> Bool {
     abs(Double(a) - b) <= tolerance * max(1, abs(b))
 }
 

@@ -51,6 +51,12 @@ void fmk_matvec_q4_1(const void *w, int n, int row0, int row1,
 void fmk_matmul_q4_1(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd, const float *xs,
                      int ntok, float *out, size_t out_stride);
+/// Batched as `fmk_matmul_q4_1`, with identical bits, for prefill: register tiles of sixteen rows × three
+/// tokens (AVX-512; eight × one with AVX2) over weights regrouped per call (unpacked once per call, not
+/// once per four tokens). On the portable level it is `fmk_matmul_q4_1`.
+void fmk_matmul_q4_1_tiled(const void *w, int n, int row0, int row1,
+                           const int8_t *xq, const float *xd, const float *xs,
+                           int ntok, float *out, size_t out_stride);
 
 /// out[r] = row r of Q8_0 matrix `w` · Q8_0 activations, for r in [row0, row1). When `mask` is not
 /// NULL, rows whose bit (mask[r/32] >> (r%32)) & 1 is 0 are skipped and get -infinity.
