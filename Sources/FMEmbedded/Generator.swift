@@ -78,8 +78,8 @@ public final class Generator: @unchecked Sendable {
     /// The tokens whose keys and values the KV cache holds, from position 0.
     private var cachedTokens: [Int32] = []
     /// How many leading `cachedTokens` hold exactly what prefilling them from scratch would: prompt
-    /// tokens run in passes of two or more (a pass of one token, and every generated token, runs
-    /// decode-step attention, whose sums are ordered differently).
+    /// tokens run in passes of two or more on top of exact ones (a pass of one token, and every
+    /// generated token, runs decode-step attention, whose sums are ordered differently).
     private var exactTokens = 0
     private let mask: UnsafeMutableBufferPointer<UInt32>
     private let lock = PosixLock()
@@ -186,29 +186,44 @@ public final class Generator: @unchecked Sendable {
     }
 
     /// Readies the KV cache for `prompt` and returns how many of its leading tokens need no
-    /// recomputing: those the KV cache already holds (up to its exact part), or more restored from
-    /// the prefix cache; always leaves at least the last token to run, for its logits.
+    /// recomputing: those the KV cache already holds (as before the prefix cache existed: up to all
+    /// but the last token), or more restored from the prefix cache. A restore stops where the rest of
+    /// the prompt runs in passes like a cold run's last pass (one token alone only when a cold run
+    /// would), so a restored prompt gets the cold run's logits bit for bit.
     private func reusePrefix(of prompt: [Int32]) -> Int {
         let limit = prompt.count - 1
         var live = 0
-        while live < min(exactTokens, limit) && cachedTokens[live] == prompt[live] { live += 1 }
-        let stored = min(prefixCache.longestPrefix(of: prompt), limit)
-        let reuse = max(live, stored)
+        while live < min(cachedTokens.count, limit) && cachedTokens[live] == prompt[live] { live += 1 }
+        let stored = coldAligned(min(prefixCache.longestPrefix(of: prompt), limit), promptCount: prompt.count)
+        var reuse = live, restored = 0
         if stored > live {
-            prefixCache.restore(tokens: prompt, count: stored, into: model.cache, from: live)
+            let from = min(live, exactTokens)
+            prefixCache.restore(tokens: prompt, count: stored, into: model.cache, from: from)
+            (reuse, restored, exactTokens) = (stored, stored - from, stored)
+        } else {
+            exactTokens = min(exactTokens, live)
         }
-        prefixCache.record(promptTokens: prompt.count, reusedTokens: reuse, restoredTokens: reuse - live)
+        prefixCache.record(promptTokens: prompt.count, reusedTokens: reuse, restoredTokens: restored)
         cachedTokens = Array(prompt[..<reuse])
-        exactTokens = reuse
+        return reuse
+    }
+
+    /// The largest reuse up to `candidate` after which the prompt's last pass has one token exactly
+    /// when a cold run's has (prefill and decode-step attention sum in different orders).
+    private func coldAligned(_ candidate: Int, promptCount: Int) -> Int {
+        let coldAlone = (promptCount - 1) % model.maxBatch == 0
+        var reuse = candidate
+        while reuse > 0 && ((promptCount - reuse - 1) % model.maxBatch == 0) != coldAlone { reuse -= 1 }
         return reuse
     }
 
     /// Notes that the KV cache now holds `prompt`, prefilled from position `start`, and stores its
-    /// exact part in the prefix cache (a last pass of one token ran decode-step attention).
+    /// exact part in the prefix cache: what a cold run would hold, so not a last pass of one token
+    /// (decode-step attention) nor anything computed on top of inexact keys and values.
     private func didPrefill(_ prompt: [Int32], from start: Int) {
         let lastPass = (prompt.count - start - 1) % model.maxBatch + 1
         cachedTokens = prompt
-        exactTokens = lastPass == 1 ? prompt.count - 1 : prompt.count
+        if exactTokens == start { exactTokens = lastPass == 1 ? prompt.count - 1 : prompt.count }
         prefixCache.store(tokens: Array(prompt[..<exactTokens]), from: model.cache)
     }
 

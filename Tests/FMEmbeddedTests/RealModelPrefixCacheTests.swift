@@ -22,7 +22,7 @@ import Testing
     }
 
     /// A generator over the shared model with an empty cache of `budget` bytes.
-    func generator(budget: Int = PrefixCache.defaultBudgetBytes) throws -> Generator {
+    func makeGenerator(budget: Int = PrefixCache.defaultBudgetBytes) throws -> Generator {
         Generator(model: try Self.model.get(), prefixCacheBytes: budget)
     }
 
@@ -39,11 +39,11 @@ import Testing
         let long = Array((prompts + prompts).joined().prefix(450))
         #expect(long.count == 450)
         let variant = Array(a.dropLast(2)) + Array(b.suffix(2))
-        let generator = try generator()
+        let generator = try makeGenerator()
         _ = try generator.generate(GenerationRequest(prompt: a, maxTokens: 4))
         _ = try generator.generate(GenerationRequest(prompt: Array(long.prefix(200)), maxTokens: 4))
         _ = try generator.generate(GenerationRequest(prompt: b, maxTokens: 4))
-        for prompt in [variant, long, b + a.suffix(3)] {
+        for prompt in [variant, long, b + a.suffix(3), a] {
             let before = generator.prefixCacheStats.restoredTokens
             let warm = try generator.logits(after: prompt)
             #expect(generator.prefixCacheStats.restoredTokens > before, "the tree served part of a \(prompt.count)-token prompt")
@@ -55,32 +55,33 @@ import Testing
     @Test func interleavedRequestsHitTheTree() throws {
         let prompts = try Self.prompts.get()
         let (a, b) = (prompts[2], prompts[3])
-        let generator = try generator()
+        let generator = try makeGenerator()
         let first = try generator.generate(GenerationRequest(prompt: a, maxTokens: 12, stopTokens: [2]))
         let other = try generator.generate(GenerationRequest(prompt: b, maxTokens: 12, stopTokens: [2]))
         let again = try generator.generate(GenerationRequest(prompt: a, maxTokens: 12, stopTokens: [2]))
         let shared = zip(a, b).prefix { $0 == $1 }.count
         #expect(first.reusedPromptTokens == 0 && other.reusedPromptTokens == shared && shared > 10)
-        #expect(again.reusedPromptTokens == a.count - 1 && again.tokens == first.tokens)
+        // A restore leaves the last two tokens to one prefill pass, as a cold run computes them.
+        #expect(again.reusedPromptTokens == a.count - 2 && again.tokens == first.tokens)
         let stats = generator.prefixCacheStats
-        #expect(stats.lookups == 3 && stats.hits == 2 && stats.reusedTokens == shared + a.count - 1)
-        #expect(stats.restoredTokens == a.count - 1 - shared, "the live cache served the shared part, the tree the rest")
+        #expect(stats.lookups == 3 && stats.hits == 2 && stats.reusedTokens == shared + a.count - 2)
+        #expect(stats.restoredTokens == a.count - 2 - shared, "the live cache served the shared part, the tree the rest")
 
-        let single = try generator(budget: 0)
+        let single = try makeGenerator(budget: 0)
         for prompt in [a, b] { _ = try single.generate(GenerationRequest(prompt: prompt, maxTokens: 12, stopTokens: [2])) }
         let live = try single.generate(GenerationRequest(prompt: a, maxTokens: 12, stopTokens: [2]))
         #expect(live.reusedPromptTokens == shared && live.tokens == first.tokens, "budget 0 reuses only the previous request's prefix")
     }
 
-    @Test func aPromptShorterThanAStoredOneReusesAllButItsLastToken() throws {
+    @Test func aPromptShorterThanAStoredOneReusesAllButItsLastTwoTokens() throws {
         let prompts = try Self.prompts.get()
         let (a, b) = (prompts[4], prompts[5])
         let shorter = Array(a.prefix(a.count - 6))
-        let generator = try generator()
+        let generator = try makeGenerator()
         _ = try generator.generate(GenerationRequest(prompt: a, maxTokens: 4))
         _ = try generator.generate(GenerationRequest(prompt: b, maxTokens: 4))
         let warm = try generator.generate(GenerationRequest(prompt: shorter, maxTokens: 10))
-        #expect(warm.reusedPromptTokens == shorter.count - 1)
+        #expect(warm.reusedPromptTokens == shorter.count - 2)
         let cold = try coldGenerator().generate(GenerationRequest(prompt: shorter, maxTokens: 10))
         #expect(warm.tokens == cold.tokens)
     }
@@ -89,7 +90,7 @@ import Testing
         let prompts = try Self.prompts.get()
         let perToken = PrefixCache(model: try Self.model.get(), budgetBytes: 0).bytesPerToken
         #expect(perToken == 2 * 30 * 192 * 2, "SmolLM2-135M: 30 layers of 3 key/value heads of 64, keys and values as halves")
-        let generator = try generator(budget: 120 * perToken)
+        let generator = try makeGenerator(budget: 120 * perToken)
         for prompt in prompts + prompts.reversed() {
             _ = try generator.generate(GenerationRequest(prompt: prompt, maxTokens: 2))
             #expect(generator.prefixCacheStats.bytes <= 120 * perToken)
@@ -101,7 +102,7 @@ import Testing
     @Test func concurrentCallersAreSerializedAndGetTheirOwnAnswers() throws {
         let prompts = Array(try Self.prompts.get().prefix(6))
         let expected = try prompts.map { try coldGenerator().generate(GenerationRequest(prompt: $0, maxTokens: 8)).tokens }
-        let generator = try generator()
+        let generator = try makeGenerator()
         let results = Locked([[Int32]?](repeating: nil, count: prompts.count * 2))
         DispatchQueue.concurrentPerform(iterations: prompts.count * 2) { i in
             let tokens = try? generator.generate(GenerationRequest(prompt: prompts[i % prompts.count], maxTokens: 8)).tokens
