@@ -58,37 +58,54 @@ public struct GenerationResult: Sendable, Equatable {
     public var finishReason: GenerationFinishReason
     /// Tokens in the prompt.
     public var promptTokens: Int
-    /// Prompt tokens whose keys and values were reused from the previous request (cached input).
+    /// Prompt tokens whose keys and values were reused, from the KV cache or the prefix cache (cached input).
     public var reusedPromptTokens: Int
-    /// Seconds spent processing the prompt (the part not reused).
+    /// Seconds spent processing the prompt (restoring the reused part, computing the rest).
     public var prefillSeconds: Double
     /// Seconds spent generating after the prompt.
     public var decodeSeconds: Double
 }
 
-/// Runs requests against a model, keeping the KV cache of the previous request so that a following
-/// request sharing a prefix (instructions, tools) does not recompute it. Calls are serialized.
-// @unchecked Sendable: `cachedTokens`, `mask` and the model run only under `lock`.
+/// Runs requests against a model, reusing the keys and values of earlier prompts: the KV cache's own
+/// prefix (the previous request) and every prompt in `prefixCache`, so a request sharing a prefix
+/// (instructions, tools) with any earlier one does not recompute it. Calls are serialized.
+// @unchecked Sendable: `cachedTokens`, `exactTokens`, `mask` and the model run only under `lock`.
 public final class Generator: @unchecked Sendable {
     /// The model generating.
     public let model: LlamaModel
+    /// Earlier prompts' keys and values (a radix tree under a memory budget; budget 0: none kept).
+    public let prefixCache: PrefixCache
+    /// The tokens whose keys and values the KV cache holds, from position 0.
     private var cachedTokens: [Int32] = []
+    /// How many leading `cachedTokens` hold exactly what prefilling them from scratch would: prompt
+    /// tokens run in passes of two or more on top of exact ones (a pass of one token, and every
+    /// generated token, runs decode-step attention, whose sums are ordered differently).
+    private var exactTokens = 0
     private let mask: UnsafeMutableBufferPointer<UInt32>
     private let lock = PosixLock()
 
-    /// A generator over `model` (which it then owns the cache of).
-    public init(model: LlamaModel) {
+    /// A generator over `model` (which it then owns the cache of), keeping up to `prefixCacheBytes` of
+    /// earlier prompts' keys and values (0: only the previous request's, in the KV cache).
+    public init(model: LlamaModel, prefixCacheBytes: Int = PrefixCache.defaultBudgetBytes) {
         self.model = model
+        prefixCache = PrefixCache(model: model, budgetBytes: prefixCacheBytes)
         mask = .allocate(capacity: (model.config.vocabSize + tokenMaskWordBits - 1) / tokenMaskWordBits)
     }
+
+    /// What the prefix cache has done so far (lookups, tokens reused and restored, bytes, evictions).
+    public var prefixCacheStats: PrefixCacheStats { prefixCache.stats }
 
     deinit {
         mask.deallocate()
     }
 
-    /// Forgets the cached prefix (the next request recomputes its whole prompt).
+    /// Forgets every cached prefix, live and stored (the next request recomputes its whole prompt).
     public func resetCache() {
-        lock.withLock { cachedTokens = [] }
+        lock.withLock {
+            cachedTokens = []
+            exactTokens = 0
+            prefixCache.removeAll()
+        }
     }
 
     /// Generates for `request`, calling `onToken` with each token as it is chosen (return false to stop).
@@ -103,20 +120,18 @@ public final class Generator: @unchecked Sendable {
             throw LlamaRunError(message: "the prompt has \(prompt.count) tokens but the context holds \(capacity); shorten the prompt or instructions",
                                 isContextOverflow: true)
         }
-        var reuse = 0
-        while reuse < min(cachedTokens.count, prompt.count - 1) && cachedTokens[reuse] == prompt[reuse] { reuse += 1 }
-        cachedTokens.removeSubrange(reuse...)
+        let started = Self.now()
+        let reuse = reusePrefix(of: prompt)
 
         var sampler = Sampler(request.sampling)
         var result = GenerationResult(tokens: [], finishReason: .length, promptTokens: prompt.count,
                                       reusedPromptTokens: reuse, prefillSeconds: 0, decodeSeconds: 0)
         result.tokens.reserveCapacity(max(0, request.maxTokens))
-        let started = Self.now()
         guard request.maxTokens > 0 else {
             try prompt.withUnsafeBufferPointer {
                 try model.forward(UnsafeBufferPointer(rebasing: $0[reuse...]), startPosition: reuse, computeLogits: false)
             }
-            cachedTokens = prompt
+            didPrefill(prompt, from: reuse)
             result.prefillSeconds = Self.now() - started
             return result
         }
@@ -124,7 +139,7 @@ public final class Generator: @unchecked Sendable {
         try prompt.withUnsafeBufferPointer {
             try model.forward(UnsafeBufferPointer(rebasing: $0[reuse...]), startPosition: reuse, mask: maskPointer)
         }
-        cachedTokens = prompt
+        didPrefill(prompt, from: reuse)
         let decodeStarted = Self.now()
         result.prefillSeconds = decodeStarted - started
 
@@ -168,6 +183,48 @@ public final class Generator: @unchecked Sendable {
     public func logits(after prompt: [Int32]) throws -> [Float] {
         _ = try generate(GenerationRequest(prompt: prompt, maxTokens: 1)) { _ in false }
         return lock.withLock { Array(model.logits) }
+    }
+
+    /// Readies the KV cache for `prompt` and returns how many of its leading tokens need no
+    /// recomputing: those the KV cache already holds (as before the prefix cache existed: up to all
+    /// but the last token), or more restored from the prefix cache. A restore stops where the rest of
+    /// the prompt runs in passes like a cold run's last pass (one token alone only when a cold run
+    /// would), so a restored prompt gets the cold run's logits bit for bit.
+    private func reusePrefix(of prompt: [Int32]) -> Int {
+        let limit = prompt.count - 1
+        var live = 0
+        while live < min(cachedTokens.count, limit) && cachedTokens[live] == prompt[live] { live += 1 }
+        let stored = coldAligned(min(prefixCache.longestPrefix(of: prompt), limit), promptCount: prompt.count)
+        var reuse = live, restored = 0
+        if stored > live {
+            let from = min(live, exactTokens)
+            prefixCache.restore(tokens: prompt, count: stored, into: model.cache, from: from)
+            (reuse, restored, exactTokens) = (stored, stored - from, stored)
+        } else {
+            exactTokens = min(exactTokens, live)
+        }
+        prefixCache.record(promptTokens: prompt.count, reusedTokens: reuse, restoredTokens: restored)
+        cachedTokens = Array(prompt[..<reuse])
+        return reuse
+    }
+
+    /// The largest reuse up to `candidate` after which the prompt's last pass has one token exactly
+    /// when a cold run's has (prefill and decode-step attention sum in different orders).
+    private func coldAligned(_ candidate: Int, promptCount: Int) -> Int {
+        let coldAlone = (promptCount - 1) % model.maxBatch == 0
+        var reuse = candidate
+        while reuse > 0 && ((promptCount - reuse - 1) % model.maxBatch == 0) != coldAlone { reuse -= 1 }
+        return reuse
+    }
+
+    /// Notes that the KV cache now holds `prompt`, prefilled from position `start`, and stores its
+    /// exact part in the prefix cache: what a cold run would hold, so not a last pass of one token
+    /// (decode-step attention) nor anything computed on top of inexact keys and values.
+    private func didPrefill(_ prompt: [Int32], from start: Int) {
+        let lastPass = (prompt.count - start - 1) % model.maxBatch + 1
+        cachedTokens = prompt
+        if exactTokens == start { exactTokens = lastPass == 1 ? prompt.count - 1 : prompt.count }
+        prefixCache.store(tokens: Array(prompt[..<exactTokens]), from: model.cache)
     }
 
     /// Asks the constraint for the next step's allowed tokens; nil when there is no constraint.

@@ -12,7 +12,7 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
     public let identity: EngineIdentity
     /// Guided generation, tool calling and streaming; no image input (SmolLM2 reads text only).
     public let capabilities = EngineCapabilities(guidedGeneration: true, toolCalling: true, streaming: true, imageInput: false)
-    /// The generator (model + KV cache of the previous request).
+    /// The generator (model, KV cache of the previous request, prefix cache of earlier prompts).
     public let generator: Generator
     /// The model's tokenizer.
     public let tokenizer: Tokenizer
@@ -22,18 +22,21 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
     public let vocabulary: TokenVocabulary
     private let grammars = GrammarCache()
 
-    /// Loads the model at `path` (nil: the default model, fetched on first use).
-    public convenience init(modelPath: String?, progress: (String) -> Void = { _ in }) throws {
+    /// Loads the model at `path` (nil: the default model, fetched on first use), keeping up to
+    /// `prefixCacheBytes` of earlier prompts' keys and values.
+    public convenience init(modelPath: String?, prefixCacheBytes: Int = PrefixCache.defaultBudgetBytes,
+                            progress: (String) -> Void = { _ in }) throws {
         let url = try modelPath.map { URL(fileURLWithPath: $0) } ?? ModelStore.defaultModelURL(progress: progress)
         let file = try GGUFFile(path: url.path)
         let hash = modelPath == nil ? ModelSpec.smolLM2.sha256 : nil
-        try self.init(file: file, modelName: url.deletingPathExtension().lastPathComponent, modelHash: hash)
+        try self.init(file: file, modelName: url.deletingPathExtension().lastPathComponent, modelHash: hash,
+                      prefixCacheBytes: prefixCacheBytes)
     }
 
-    /// An engine over an opened GGUF file.
-    public init(file: GGUFFile, modelName: String, modelHash: String?) throws {
+    /// An engine over an opened GGUF file, keeping up to `prefixCacheBytes` of earlier prompts' keys and values.
+    public init(file: GGUFFile, modelName: String, modelHash: String?, prefixCacheBytes: Int = PrefixCache.defaultBudgetBytes) throws {
         let model = try LlamaModel(file: file)
-        generator = Generator(model: model)
+        generator = Generator(model: model, prefixCacheBytes: prefixCacheBytes)
         tokenizer = try Tokenizer(file: file)
         template = try ChatTemplate(file: file)
         vocabulary = TokenVocabulary(tokens: tokenizer.allTokenBytes, endTokenIDs: tokenizer.stopIDs.sorted(),
@@ -176,16 +179,26 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
         }
     }
 
-    /// The registry entry: option `model`; one shared engine (one model in memory).
+    /// The registry entry: options `model` and `prefixCacheMB`; one shared engine (one model in memory).
     static let descriptor = EngineDescriptor(
         name: "embedded", summary: "SmolLM2-135M-Instruct in-process, greedy and grammar-constrained (default)",
-        options: [EngineOptionSpec("model", .string, "a GGUF model file (--model FILE); default: SmolLM2-135M-Instruct, fetched on first use")],
+        options: [EngineOptionSpec("model", .string, "a GGUF model file (--model FILE); default: SmolLM2-135M-Instruct, fetched on first use"),
+                  prefixCacheOption],
+        check: { options in
+            if case .failure(let error) = prefixCacheBytes(options: options, environment: ProcessInfo.processInfo.environment) { return [error.problem] }
+            return []
+        },
         build: { try provider($0) })
 
     /// A provider sharing one engine (one model in memory) across attempts.
     public static func provider(_ configuration: EngineConfiguration) throws -> EngineProvider {
+        let budget: Int
+        switch prefixCacheBytes(options: configuration.options, environment: ProcessInfo.processInfo.environment) {
+        case .success(let bytes): budget = bytes
+        case .failure(let error): throw EngineSetupError(isInvalidInput: true, message: error.problem.message)
+        }
         do {
-            return SharedEngineProvider(engine: try EmbeddedEngine(modelPath: configuration.model) { message in
+            return SharedEngineProvider(engine: try EmbeddedEngine(modelPath: configuration.model, prefixCacheBytes: budget) { message in
                 FileHandle.standardError.write(Data((message + "\n").utf8))
             })
         } catch let error as ModelStoreError {

@@ -7,7 +7,7 @@ import FMCore
     #expect(EngineRegistry.names == ["embedded", "scripted", "replay", "openai"])
     #expect(EngineRegistry.knownNames == ["embedded", "scripted", "replay", "openai", "apple"])
     #expect(EngineRegistry.descriptor(named: EngineRegistry.defaultEngine) != nil)
-    #expect(EngineRegistry.descriptor(named: "embedded")?.options.map(\.name) == ["model"])
+    #expect(EngineRegistry.descriptor(named: "embedded")?.options.map(\.name) == ["model", "prefixCacheMB"])
     #expect(EngineRegistry.descriptor(named: "replay")?.option("cassette")?.isRequired == true)
     #expect(EngineRegistry.descriptor(named: "scripted")?.options.isEmpty == true)
     #expect(EngineRegistry.descriptor(named: "openai")?.options.filter(\.isRequired).map(\.name) == ["baseURL", "model"])
@@ -16,7 +16,7 @@ import FMCore
 
 @Test(arguments: [
     ("replay", ["cassete": GeneratedContent("c.json")], "engine option 'cassete' is not an option of engine 'replay' (did you mean 'cassette'?)"),
-    ("embedded", ["temperature": GeneratedContent(1)], "engine option 'temperature' is not an option of engine 'embedded' (options: model)"),
+    ("embedded", ["temperature": GeneratedContent(1)], "engine option 'temperature' is not an option of engine 'embedded' (options: model, prefixCacheMB)"),
     ("scripted", ["model": GeneratedContent("m")], "engine option 'model' is not an option of engine 'scripted' (it takes no options)"),
     ("embedded", ["model": GeneratedContent(3)], "engine option 'model' of engine 'embedded' must be a string, not number 3"),
     ("replay", [:], "engine 'replay' needs option 'cassette'"),
