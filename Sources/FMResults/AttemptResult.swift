@@ -35,6 +35,11 @@ public struct AttemptResult: Codable, Sendable {
     public var grammarLimits: [GrammarLimitCut]?
     /// What the instructions, tools, schema and prompts cost in tokens (nil: not counted; older results lack it).
     public var tokenCounts: PromptTokenCounts?
+    /// The index of the earlier attempt of this case whose identical greedy request answered this one
+    /// instead of the engine (nil: the engine answered; older results lack it).
+    public var reusedFrom: Int?
+    /// Prefill and decode time the engine reported over the attempt's calls (nil: none; older results lack it).
+    public var timings: EngineTimings?
 
     /// Creates an attempt result.
     public init(index: Int, status: AttemptOutcome, text: String? = nil, output: GeneratedContent? = nil,

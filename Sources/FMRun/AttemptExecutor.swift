@@ -75,9 +75,19 @@ struct AttemptExecutor {
     /// retrying retryable infrastructure failures; never throws (errors are recorded). The duration
     /// is the last try's.
     func run(engineAttempt: Int) -> Outcome {
-        let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
+        run(plan(engineAttempt: engineAttempt), engineAttempt: engineAttempt)
+    }
+
+    /// The session plan of engine attempt number `engineAttempt`.
+    func plan(engineAttempt: Int) -> SessionPlan {
         var plan = SessionPlan(configuration: configuration, turns: item.turns ?? [item.prompt ?? ""], attachments: item.attachments)
         plan.edits = item.transcriptEdits
+        return plan
+    }
+
+    /// Runs `plan` as engine attempt number `engineAttempt` (see `run(engineAttempt:)`).
+    func run(_ plan: SessionPlan, engineAttempt: Int) -> Outcome {
+        let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
         var started = DispatchTime.now()
         var retries = 0
         var outcome: Outcome
@@ -95,6 +105,13 @@ struct AttemptExecutor {
         return outcome
     }
 
+    /// The request of `plan` as engine attempt `engineAttempt`, when the provider declares its engine
+    /// deterministic and the plan is greedy without command tools; nil when it must go to the engine.
+    func reusableRequest(_ plan: SessionPlan, engineAttempt: Int) -> AttemptRequest? {
+        let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
+        return provider.reuseKey(for: context).flatMap { AttemptRequest(plan, engineKey: $0) }
+    }
+
     /// Evaluates `outcome` as attempt `index`; an evaluator that could not give a verdict makes the
     /// attempt an `error` (an `EvaluatorError`), like an engine or tool failure, never a model failure.
     func result(of outcome: Outcome, index: Int) -> AttemptResult {
@@ -109,6 +126,7 @@ struct AttemptExecutor {
             engineCalls: outcome.stats.engineCalls, retries: outcome.retries > 0 ? outcome.retries : nil)
         if !outcome.stats.grammarLimits.isEmpty { attempt.grammarLimits = outcome.stats.grammarLimits }
         attempt.tokenCounts = outcome.tokenCounts
+        attempt.timings = outcome.stats.timings
         if let error, FailureDisposition.of(error, expected: expectsError) == .error {
             attempt.status = .error
             attempt.metrics = [.failing("error", rationale: "unexpected \(error.domain).\(error.caseName): \(error.message)")]
