@@ -90,8 +90,10 @@ def travel():
                 row["expect"] = {"toolCalls": {"ordered": [{"name": "getWeather", "arguments": {"city": city}}]}}
             elif index == 2:
                 row["expect"] = {"toolCalls": {"ordered": [{"name": "getTime", "arguments": {"city": city}}]}}
+            elif index == 3:
+                row["expect"] = {"toolCalls": {"disallowed": ["getTime"]}}
             else:
-                row["expect"] = {"constraints": {"maxViolations": 0}}
+                row["expect"] = {"toolCalls": {"disallowed": ["getWeather", "getTime"]}}
             if index == 0:
                 row["repeat"] = 2
             rows.append(row)
