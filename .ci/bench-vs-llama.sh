@@ -9,6 +9,7 @@
 #   FMEVAL_BIN            the fmeval binary (default: .build/release/fmeval; build it optimized first)
 #   FMEVAL_EMBEDDED_JOBS  --jobs values for the embedded runs, space-separated (default: "1 4")
 #   FMEVAL_BENCH_EXTRA    extra flags for every `bench suite` run (e.g. --no-reuse-repeats)
+#   FMEVAL_LLAMA_BENCH_REPS  llama-bench repetitions (-r, default 3)
 # Needs the cached llama-server (`bash .ci/llama-server.sh` builds it once); llama-bench is used when
 # `bash .ci/llama-server.sh llama-bench` has been built, else its row says so.
 set -euo pipefail
@@ -77,7 +78,7 @@ done
 
 if [ -x "$bench_bin" ]; then
   echo "bench-vs-llama: llama-bench -p 512 -n 128 -t 2" >&2
-  "$bench_bin" -m "$model" -p 512 -n 128 -t 2 -o json > "$out/llama-bench.json" 2>"$out/llama-bench.log" \
+  "$bench_bin" -m "$model" -p 512 -n 128 -t 2 -r "${FMEVAL_LLAMA_BENCH_REPS:-3}" -o json > "$out/llama-bench.json" 2>"$out/llama-bench.log" \
     || { tail -5 "$out/llama-bench.log" >&2; echo "[]" > "$out/llama-bench.json"; }
 else
   echo "[]" > "$out/llama-bench.json"
