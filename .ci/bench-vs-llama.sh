@@ -95,7 +95,7 @@ def load(name):
 def num(value, fmt):
     return format(value, fmt) if isinstance(value, (int, float)) else "n/a"
 print(f"Benchmark suite {suite}")
-print(f"{'run':<26}{'cases':>6}{'wall s':>9}{'cases/s':>9}{'prefill t/s':>13}{'decode t/s':>12}{'cache hit':>11}{'reused':>8}{'peak RSS MB':>13}  answers")
+print(f"{'run':<26}{'cases':>6}{'wall s':>9}{'cases/s':>9}{'prefill t/s':>13}{'decode t/s':>12}{'cache hit':>11}{'reused':>8}{'peak RSS MB':>20}  answers")
 for run in runs:
     r = load(run + ".json")
     label = "llama-server -np 4, j4" if run == "openai" else "embedded, j" + run.split("-")[1]
@@ -104,7 +104,7 @@ for run in runs:
     print(f"{label:<26}{r['cases']:>6}{r['wallSeconds']:>9.1f}{r['casesPerSecond']:>9.2f}"
           f"{num(r.get('prefillTokensPerSecond'), '.1f'):>13}{num(r.get('decodeTokensPerSecond'), '.1f'):>12}"
           f"{(num(hit * 100, '.1f') + '%') if hit is not None else 'n/a':>11}{r['reusedAttempts']:>8}"
-          f"{num(rss, '.1f') + (' (fmeval)' if run == 'openai' else ''):>13}  {r['answersSHA256'][:12]}")
+          f"{num(rss, '.1f') + (' (fmeval only)' if run == 'openai' else ''):>20}  {r['answersSHA256'][:12]}")
     if r.get("errored"):
         print(f"  {r['errored']} case(s) ended in an infrastructure error")
 base = load("openai.json")
