@@ -14,7 +14,7 @@ public struct RunResult: Codable, Sendable {
     public var run: RunInfo
     /// Counts over every case.
     public var summary: RunSummary
-    /// One entry per case × variant, in execution-finish order.
+    /// One entry per case × variant, in suite order (carried cases of a resumed run first).
     public var cases: [CaseResult]
     /// Cases selected out by `--filter`, for reports to show as skipped.
     public var skipped: [SkippedCase]
