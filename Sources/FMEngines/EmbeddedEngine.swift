@@ -105,11 +105,14 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
         let usage = Usage(inputTokens: result.promptTokens, cachedInputTokens: result.reusedPromptTokens,
                           outputTokens: result.tokens.count)
         let finish: FinishReason = result.finishReason == .length || result.finishReason == .contextFull ? .length : .stop
+        let timings = EngineTimings(prefillTokens: result.promptTokens - result.reusedPromptTokens, prefillMs: result.prefillSeconds * 1000,
+                                    decodeTokens: result.tokens.count, decodeMs: result.decodeSeconds * 1000)
         let text = stream.text
         if !tools.isEmpty, let calls = EmbeddedOutputParser.toolCalls(in: text, lenient: request.schema == nil,
                                                                          transcript: request.transcript) {
             for call in calls { onEvent(.toolCall(call)) }
             var response = EngineResponse(text: "", toolCalls: calls, finishReason: .toolCalls, usage: usage)
+            response.timings = timings
             if constraint?.enforced == true && request.constrained {
                 let options = Self.grammarOptions(for: request)
                 response.grammarLimits = calls.flatMap { call in
@@ -126,6 +129,7 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
             content = EmbeddedOutputParser.structure(in: text, exact: constraint?.enforced ?? false, schema: schema)
         }
         var response = EngineResponse(text: text, content: content, finishReason: finish, usage: usage)
+        response.timings = timings
         if let content, let schema = request.schema, constraint?.enforced == true {
             response.grammarLimits = GrammarLimitCuts.find(in: content, schema: schema, options: Self.grammarOptions(for: request)).nonEmpty
         }
@@ -200,7 +204,7 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
         do {
             return SharedEngineProvider(engine: try EmbeddedEngine(modelPath: configuration.model, prefixCacheBytes: budget) { message in
                 FileHandle.standardError.write(Data((message + "\n").utf8))
-            })
+            }, deterministic: true)
         } catch let error as ModelStoreError {
             throw EngineSetupError(isInvalidInput: false, message: error.description)
         } catch let error as GGUFError {

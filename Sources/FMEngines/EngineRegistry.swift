@@ -28,11 +28,18 @@ public protocol EngineProvider: AnyObject, Sendable {
     func sessionDriver(for attempt: AttemptContext) throws -> SessionDriver
     /// The engine's `runDetails` so far, for the results fingerprint (default: none).
     var details: [String: String] { get }
+    /// For an engine that declares itself deterministic under greedy sampling: what besides the request
+    /// decides its answer for `attempt` ("" when nothing does); nil (the default) when identical requests
+    /// may be answered differently, so the runner never answers an attempt from an earlier one.
+    func reuseKey(for attempt: AttemptContext) -> String?
 }
 
 extension EngineProvider {
     /// No details.
     public var details: [String: String] { [:] }
+
+    /// Not declared deterministic: every attempt goes to the engine.
+    public func reuseKey(for attempt: AttemptContext) -> String? { nil }
 }
 
 /// An engine could not be set up (unknown name, missing model or cassette): exit 2 or 3.

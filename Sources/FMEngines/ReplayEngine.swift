@@ -102,14 +102,21 @@ extension ReplayMiss: ClassifiedError {
 // @unchecked Sendable: `shared` is immutable and is an embedded or replay engine, which serialize their own calls.
 final class SharedEngineProvider: EngineProvider, @unchecked Sendable {
     let shared: LanguageModelEngine
+    /// Whether the engine answers identical greedy requests identically (the embedded engine).
+    let deterministic: Bool
 
-    init(engine: LanguageModelEngine) { self.shared = engine }
+    init(engine: LanguageModelEngine, deterministic: Bool = false) {
+        self.shared = engine
+        self.deterministic = deterministic
+    }
 
     var identity: EngineIdentity { shared.identity }
 
     var details: [String: String] { shared.runDetails }
 
     func engine(for attempt: AttemptContext) throws -> LanguageModelEngine { shared }
+
+    func reuseKey(for attempt: AttemptContext) -> String? { deterministic ? "" : nil }
 }
 
 /// A JSON value flattened to JSON-pointer paths and leaf texts, for diffing requests.

@@ -172,4 +172,12 @@ final class ScriptedEngineProvider: EngineProvider {
         }
         return ScriptedEngine(script: script, attempt: attempt.attempt)
     }
+
+    /// Deterministic: an attempt's answers are its script (an `attempts:` script picks one per attempt).
+    func reuseKey(for attempt: AttemptContext) -> String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let script = attempt.script?.forAttempt(attempt.attempt), let data = try? encoder.encode(script) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
 }

@@ -43,6 +43,8 @@ public enum TerminalText {
         if s.skipped > 0 { parts.append("\(s.skipped) skipped") }
         if s.nondeterministic > 0 { parts.append("\(s.nondeterministic) nondeterministic") }
         parts.append("\(s.attempts) attempts")
+        if s.reusedAttempts > 0 { parts.append("\(s.reusedAttempts) reused") }
+        if let rate = s.cacheHitRate { parts.append(Fixed.format(rate * 100, 1) + "% of input tokens cached") }
         if let duration = run.run.durationMs { parts.append(Fixed.format(duration / 1000, 1) + " s") }
         var lines = knownIssueLines(run) + [parts.joined(separator: ", ")]
         let failing = run.cases.filter { !$0.holdsRun }

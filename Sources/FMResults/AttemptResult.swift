@@ -39,6 +39,11 @@ public struct AttemptResult: Codable, Sendable {
     public var seed: Int?
     /// The wording of a `reproduce` attempt: 0 the case's prompt, i its paraphrase i (nil: not a reproduce case).
     public var paraphrase: Int?
+    /// The index of the earlier attempt of this case whose identical greedy request answered this one
+    /// instead of the engine (nil: the engine answered; older results lack it).
+    public var reusedFrom: Int?
+    /// Prefill and decode time the engine reported over the attempt's calls (nil: none; older results lack it).
+    public var timings: EngineTimings?
 
     /// Creates an attempt result.
     public init(index: Int, status: AttemptOutcome, text: String? = nil, output: GeneratedContent? = nil,

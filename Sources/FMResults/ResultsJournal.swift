@@ -14,7 +14,7 @@ public final class ResultsJournal: @unchecked Sendable {
     public let path: String
     private let handle: FileHandle
     private let lock = NSLock()
-    private var texts: [String] = []
+    private var texts: [(id: String, text: String)] = []
 
     /// Starts a journal at `path` for the run described by `run`, replacing any old journal, and writes
     /// `carried` (cases finished by an earlier, resumed run) first.
@@ -32,7 +32,7 @@ public final class ResultsJournal: @unchecked Sendable {
 
     /// Appends one finished case (thread-safe).
     public func append(_ result: CaseResult) throws {
-        try append(try Self.encode(result))
+        try append(try Self.encode(result), id: result.id)
     }
 
     /// The journal line of `result` and its JSON text; encoding needs no lock, so callers can do it in parallel.
@@ -46,19 +46,22 @@ public final class ResultsJournal: @unchecked Sendable {
         return (line, String(decoding: body, as: UTF8.self))
     }
 
-    /// Appends one case encoded by `encode(_:)` (thread-safe); lines land in call order.
-    public func append(_ encoded: (line: [UInt8], text: String)) throws {
+    /// Appends one case already encoded by `encode`, whose id is `id` (thread-safe).
+    public func append(_ encoded: (line: [UInt8], text: String), id: String) throws {
         try write(encoded.line)
         lock.lock()
-        texts.append(encoded.text)
+        texts.append((id, encoded.text))
         lock.unlock()
     }
 
-    /// The JSON text of every case appended so far, in order (the results file reuses it).
-    public var caseTexts: [String] {
+    /// The JSON texts of `cases` as the journal holds them, in the order of `cases` (which may differ
+    /// from the order they finished in); nil when the journal lacks one of them.
+    public func caseTexts(for cases: [CaseResult]) -> [String]? {
         lock.lock()
-        defer { lock.unlock() }
-        return texts
+        let byID = Dictionary(texts.map { ($0.id, $0.text) }, uniquingKeysWith: { _, last in last })
+        lock.unlock()
+        let ordered = cases.compactMap { byID[$0.id] }
+        return ordered.count == cases.count ? ordered : nil
     }
 
     /// Closes the journal and deletes it (the complete results file now holds everything).

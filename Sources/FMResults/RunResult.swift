@@ -14,7 +14,7 @@ public struct RunResult: Codable, Sendable {
     public var run: RunInfo
     /// Counts over every case.
     public var summary: RunSummary
-    /// One entry per case × variant, in execution-finish order.
+    /// One entry per case × variant, in suite order (carried cases of a resumed run first).
     public var cases: [CaseResult]
     /// Cases selected out by `--filter`, for reports to show as skipped.
     public var skipped: [SkippedCase]
@@ -146,6 +146,14 @@ public struct RunSummary: Codable, Hashable, Sendable {
     public var attempts: Int
     /// Greedy cases whose rerun diverged under `--check-determinism`.
     public var nondeterministic: Int
+    /// Attempts answered from an identical earlier greedy attempt instead of the engine (0 in older files).
+    public var reusedAttempts: Int
+    /// Input tokens over the attempts the engine answered (0 in older files).
+    public var inputTokens: Int
+    /// Of `inputTokens`, those served from the engine's cache (0 in older files).
+    public var cachedInputTokens: Int
+    /// `cachedInputTokens / inputTokens`; nil when no input tokens were counted (and in older files).
+    public var cacheHitRate: Double?
 
     /// Counts `cases`, with `skipped` cases selected out.
     public init(cases: [CaseResult], skipped: Int = 0) {
@@ -159,6 +167,16 @@ public struct RunSummary: Codable, Hashable, Sendable {
         gatesFailed = cases.filter(\.failsRun).count
         attempts = cases.reduce(0) { $0 + $1.attempts.count }
         nondeterministic = cases.filter { $0.determinism?.diverged == true }.count
+        let computed = cases.flatMap(\.attempts).filter { $0.reusedFrom == nil }
+        reusedAttempts = attempts - computed.count
+        inputTokens = computed.reduce(0) { $0 + $1.usage.inputTokens }
+        cachedInputTokens = computed.reduce(0) { $0 + $1.usage.cachedInputTokens }
+        cacheHitRate = RunSummary.hitRate(cached: cachedInputTokens, of: inputTokens)
+    }
+
+    /// `cached / total`, or nil when `total` is 0.
+    public static func hitRate(cached: Int, of total: Int) -> Double? {
+        total > 0 ? Double(cached) / Double(total) : nil
     }
 }
 
@@ -176,5 +194,9 @@ extension RunSummary {
         gatesFailed = try container.decode(Int.self, forKey: .gatesFailed)
         attempts = try container.decode(Int.self, forKey: .attempts)
         nondeterministic = try container.decode(Int.self, forKey: .nondeterministic)
+        reusedAttempts = try container.decodeIfPresent(Int.self, forKey: .reusedAttempts) ?? 0
+        inputTokens = try container.decodeIfPresent(Int.self, forKey: .inputTokens) ?? 0
+        cachedInputTokens = try container.decodeIfPresent(Int.self, forKey: .cachedInputTokens) ?? 0
+        cacheHitRate = try container.decodeIfPresent(Double.self, forKey: .cacheHitRate)
     }
 }

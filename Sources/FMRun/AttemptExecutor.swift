@@ -76,12 +76,21 @@ struct AttemptExecutor {
     /// attempt under a new engine attempt number), retrying retryable infrastructure failures; never
     /// throws (errors are recorded). The duration is the last try's.
     func run(engineAttempt: Int, attempt: Int? = nil) -> Outcome {
-        let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
-        let index = attempt ?? engineAttempt
+        run(plan(attempt: attempt ?? engineAttempt), engineAttempt: engineAttempt)
+    }
+
+    /// The session plan of the case's attempt `index`: its wording and, for a seeded trial, its seed.
+    func plan(attempt index: Int) -> SessionPlan {
         var configuration = self.configuration
         configuration.options = item.options(ofAttempt: index)
         var plan = SessionPlan(configuration: configuration, turns: item.turns ?? [item.prompt(ofAttempt: index) ?? ""], attachments: item.attachments)
         plan.edits = item.transcriptEdits
+        return plan
+    }
+
+    /// Runs `plan` as engine attempt number `engineAttempt` (see `run(engineAttempt:)`).
+    func run(_ plan: SessionPlan, engineAttempt: Int) -> Outcome {
+        let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
         var started = DispatchTime.now()
         var retries = 0
         var outcome: Outcome
@@ -99,6 +108,13 @@ struct AttemptExecutor {
         return outcome
     }
 
+    /// The request of `plan` as engine attempt `engineAttempt`, when the provider declares its engine
+    /// deterministic and the plan is greedy without command tools; nil when it must go to the engine.
+    func reusableRequest(_ plan: SessionPlan, engineAttempt: Int) -> AttemptRequest? {
+        let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
+        return provider.reuseKey(for: context).flatMap { AttemptRequest(plan, engineKey: $0) }
+    }
+
     /// Evaluates `outcome` as attempt `index`; an evaluator that could not give a verdict makes the
     /// attempt an `error` (an `EvaluatorError`), like an engine or tool failure, never a model failure.
     func result(of outcome: Outcome, index: Int) -> AttemptResult {
@@ -114,6 +130,7 @@ struct AttemptExecutor {
         if let trial = item.trial(index) { (attempt.seed, attempt.paraphrase) = (trial.seed.flatMap { Int(exactly: $0) }, trial.paraphrase) }
         if !outcome.stats.grammarLimits.isEmpty { attempt.grammarLimits = outcome.stats.grammarLimits }
         attempt.tokenCounts = outcome.tokenCounts
+        attempt.timings = outcome.stats.timings
         if let error, FailureDisposition.of(error, expected: expectsError) == .error {
             attempt.status = .error
             attempt.metrics = [.failing("error", rationale: "unexpected \(error.domain).\(error.caseName): \(error.message)")]

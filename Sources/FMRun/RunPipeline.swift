@@ -229,7 +229,7 @@ public enum RunPipeline {
         info.durationMs = earlierDuration + Date().timeIntervalSince(startTime) * 1000
         let result = RunResult(run: info, cases: all, skipped: plan.skipped + notRun(pending, finished: finished),
                                classifications: Runner.classifications(of: plan.known, results: all))
-        let store = ResultsFileStore(path: request.resultsPath, caseTexts: journal.caseTexts)
+        let store = ResultsFileStore(path: request.resultsPath, caseTexts: journal.caseTexts(for: all))
         do {
             try store.save(result)
         } catch let error as ReportError {

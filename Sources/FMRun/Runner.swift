@@ -19,6 +19,11 @@ public struct RunnerOptions: Sendable {
     public var retry: RetryPolicy
     /// What waits between retries (tests inject an instant one).
     public var retryClock: RetryClock
+    /// Answer a greedy attempt whose request equals an earlier attempt's of the same case from that attempt,
+    /// on engines that declare themselves deterministic (`--no-reuse-repeats`: false).
+    public var reuseRepeats = true
+    /// The order cases start in (`--case-order`); results and reports keep suite order either way.
+    public var caseOrder = CaseOrder.prefix
 
     /// Creates options; one job, no overrides, the default retry policy.
     public init(repeatOverride: Int? = nil, jobs: Int = 1, checkDeterminism: Bool = false, failFast: Bool = false,
@@ -52,32 +57,35 @@ public final class Runner: Sendable {
         self.environment = environment
     }
 
-    /// Runs `cases`; results come back in finish order, each also appended to `journal` as it finishes.
-    /// With `failFast`, no case starts after one fails the run, so fewer results may come back.
-    /// Throws only when the journal cannot be written (infrastructure).
+    /// Runs `cases`, starting them in `options.caseOrder`; results come back in the order of `cases`, and
+    /// `progress` sees them in that order too (a finished case waits for those listed before it), while
+    /// each is appended to `journal` as it finishes. With `failFast`, no case starts after one fails the
+    /// run, so fewer results may come back. Throws only when the journal cannot be written (infrastructure).
     public func run(_ cases: [ExpandedCase], journal: ResultsJournal? = nil, progress: Progress? = nil,
                     started: Started? = nil) throws -> [CaseResult] {
+        let schedule = options.caseOrder.schedule(cases)
         let state = Locked(RunState())
         let work: @Sendable () -> Void = {
             while true {
-                let taken: ExpandedCase? = state.withLock { state in
-                    guard state.next < cases.count, state.journalError == nil, !state.stopped else { return nil }
+                let taken: Int? = state.withLock { state in
+                    guard state.next < schedule.count, state.journalError == nil, !state.stopped else { return nil }
                     state.next += 1
-                    return cases[state.next - 1]
+                    return schedule[state.next - 1]
                 }
-                guard let item = taken else { return }
+                guard let position = taken else { return }
+                let item = cases[position]
                 started?(item, cases.count)
                 let result = self.runCase(item)
                 let encoded = journal.map { _ in Result { try ResultsJournal.encode(result) } }
                 state.withLock { state in
                     do {
-                        if let journal, let encoded { try journal.append(encoded.get()) }
+                        if let journal, let encoded { try journal.append(encoded.get(), id: result.id) }
                     } catch {
                         state.journalError = error
                     }
-                    state.results.append(result)
+                    state.finished[position] = result
                     if self.options.failFast && !result.holdsRun { state.stopped = true }
-                    progress?(result, state.results.count, cases.count)
+                    state.release(upTo: cases.count, progress: progress, total: cases.count)
                 }
             }
         }
@@ -98,7 +106,10 @@ public final class Runner: Sendable {
             }
             group.wait()
         }
-        let finished = state.withLock { $0 }
+        let finished = state.withLock { state in
+            state.release(upTo: cases.count, progress: progress, total: cases.count, skippingGaps: true)
+            return state
+        }
         if let journalError = finished.journalError {
             throw RunnerError.infrastructure("cannot append to the results journal \(journal?.path ?? ""): \(journalError)")
         }
@@ -114,10 +125,17 @@ public final class Runner: Sendable {
         let repeats = item.reproduce.map { $0.trials } ?? max(1, options.repeatOverride ?? item.repeatCount)
         var attempts: [AttemptResult] = []
         var signatures: [String] = []
+        var reuse = RepeatReuse()
         for index in 0..<repeats {
-            let outcome = executor.run(engineAttempt: index)
+            let plan = executor.plan(attempt: index)
+            let request = options.reuseRepeats ? executor.reusableRequest(plan, engineAttempt: index) : nil
+            let earlier = request.flatMap(reuse.earlier(for:))
+            let outcome = earlier?.outcome ?? executor.run(plan, engineAttempt: index)
+            if let request, earlier == nil { reuse.keep(outcome, index: index, for: request) }
             if options.checkDeterminism { signatures.append(outcome.signature) }
-            attempts.append(executor.result(of: outcome, index: index))
+            var attempt = executor.result(of: outcome, index: index)
+            attempt.reusedFrom = earlier?.index
+            attempts.append(attempt)
         }
         var determinism: DeterminismResult?
         // Greedy attempts, and a `reproduce` case's seeded ones (the seed fixes the draws), must repeat exactly.
@@ -186,12 +204,32 @@ public final class Runner: Sendable {
     }
 }
 
-/// What the job threads of one `Runner.run` share: the next case to take, the results so far, and why to stop.
+/// What the job threads of one `Runner.run` share: the next case to take, the finished results (by
+/// position in the run's case list) not yet reported, those reported in order, and why to stop.
 private struct RunState: Sendable {
     var next = 0
+    var finished: [Int: CaseResult] = [:]
+    var reported = 0
     var results: [CaseResult] = []
     var journalError: Error?
     var stopped = false
+
+    /// Reports the finished results that follow those already reported without a gap, in case-list
+    /// order; with `skippingGaps` (the run is over), every finished result, passing over cases never run.
+    mutating func release(upTo count: Int, progress: Runner.Progress?, total: Int, skippingGaps: Bool = false) {
+        while reported < count {
+            guard let result = finished.removeValue(forKey: reported) else {
+                if skippingGaps && !finished.isEmpty {
+                    reported += 1
+                    continue
+                }
+                return
+            }
+            reported += 1
+            results.append(result)
+            progress?(result, results.count, total)
+        }
+    }
 }
 
 /// `text` cut to 200 characters for messages.

@@ -110,6 +110,7 @@ public final class LanguageModelSession: @unchecked Sendable {
             updateStats {
                 $0.engineCalls += 1; $0.engineRetries += response.retries ?? 0; $0.usage += response.usage
                 $0.grammarLimits += response.grammarLimits ?? []
+                $0.timings = EngineTimings.sum($0.timings, response.timings)
             }
             try checkUnmutated()
             try checkWindow(response, of: request)

@@ -81,6 +81,8 @@ public struct TurnStats: Sendable, Hashable {
     public var lastResponseText: String?
     /// Where the grammar's loop guards cut the model's choices, over every engine call.
     public var grammarLimits: [GrammarLimitCut] = []
+    /// Prefill and decode time over the engine calls that reported it (nil: none did).
+    public var timings: EngineTimings?
 
     /// Empty counters.
     public init() {}
@@ -96,6 +98,7 @@ public struct TurnStats: Sendable, Hashable {
         truncated = truncated || other.truncated
         lastResponseText = other.lastResponseText ?? lastResponseText
         grammarLimits += other.grammarLimits
+        timings = EngineTimings.sum(timings, other.timings)
     }
 }
 

@@ -17,5 +17,6 @@ let allCommands: [Command.Type] = [
     ModelInfoCommand.self,
     BenchCommand.self,
     BenchMaskCommand.self,
+    BenchSuiteCommand.self,
     HelpCommand.self,
 ]

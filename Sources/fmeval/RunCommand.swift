@@ -16,7 +16,7 @@ struct RunCommand: Command {
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
                       [--resume FILE | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
                       [--check-determinism] [--keep-going] [--guide-enforcement device|strict]
-                      [--color auto|always|never] [--history FILE | --no-history]
+                      [--color auto|always|never] [--history FILE | --no-history] \(ThroughputFlags.usage)
 
     Loads suites (files or folders; default: suites/), validates them (any error stops the run with exit 2
     before anything executes), runs every case × variant × repeat through a session on the engine, scores
@@ -56,6 +56,7 @@ struct RunCommand: Command {
                              journal; FILE's journal when FILE was never written) whose definition and
                              engine are unchanged; the others run again, and a line says which and why
       --check-determinism    rerun each greedy attempt and flag any divergence (exit 1)
+    \(ThroughputFlags.help)
       --keep-going           when a suite's recorded transcripts (`transcripts:`) include invalid files, score
                              the valid ones and list the invalid ones as error cases (the run still exits 2);
                              without it, an invalid transcript stops the run before anything is scored
@@ -102,6 +103,7 @@ struct RunCommand: Command {
         let failFast = args.flag("--fail-fast", short: "-x")
         let checkDeterminism = args.flag("--check-determinism")
         let keepGoing = args.flag("--keep-going")
+        let throughput = try ThroughputFlags.parse(&args, command: "run")
         let guideEnforcement = try args.option("--guide-enforcement").map { name in
             guard let enforcement = GuideEnforcement(rawValue: name) else {
                 throw CLIError.invalidInput("run: --guide-enforcement must be device or strict, not '\(name)'")
@@ -138,6 +140,7 @@ struct RunCommand: Command {
         request.keepGoing = keepGoing
         request.shard = reports.shardSelection
         request.options = RunnerOptions(repeatOverride: repeatCount, jobs: jobs, checkDeterminism: checkDeterminism, failFast: failFast)
+        throughput.apply(to: &request.options)
         if lastFailed == .some(nil), let file = paths.first(where: isResultsFile) {
             throw CLIError.invalidInput("run: \(file) is a results file, not a suite; attach it to the flag: --last-failed=\(file)")
         }

@@ -46,7 +46,7 @@ private func fixedRun() -> RunResult {
     2 known issues still reproduce (not failures):
       KNOWN two/a@prompt-only — anyOf shown, not enforced <&> (https://developer.apple.com/forums/thread/812501)
       KNOWN two/b@prompt-only — small model
-    4 cases, 2 passed, 0 failed, 2 known issues, 4 attempts, 5.0 s
+    4 cases, 2 passed, 0 failed, 2 known issues, 4 attempts, 53.3% of input tokens cached, 5.0 s
     All gates hold.
     """)
     let line = TerminalText.caseLine(knownRun().cases[1])

@@ -27,7 +27,7 @@ import FMEvaluate
 
 @Test func summaryNamesEveryFailingCase() {
     let text = TerminalText.summary(sampleRun())
-    #expect(text.hasPrefix("6 cases, 1 passed, 1 flaky, 3 failed, 1 error, 1 skipped, 44 attempts, 5.0 s"))
+    #expect(text.hasPrefix("6 cases, 1 passed, 1 flaky, 3 failed, 1 error, 1 skipped, 44 attempts, 53.3% of input tokens cached, 5.0 s"))
     #expect(text.contains("4 cases failed their gates:"))
     for id in ["city-info/beijing", "city-info/timeout", "city-info/flaky-bad"] { #expect(text.contains(id), "\(id)") }
     #expect(!text.contains("city-info/paris"))

@@ -53,6 +53,16 @@ import FMResults
         #expect(try ResultsFile.load(path).cases.count == 1)
     }
 
+    @Test func journalTextsComeBackInTheResultsOrderNotTheFinishOrder() throws {
+        let saved = run([.passed, .failed, .passed])
+        let journal = try ResultsJournal(path: folder.appendingPathComponent("order.jsonl").path, run: saved.run)
+        for result in saved.cases.reversed() { try journal.append(ResultsJournal.encode(result), id: result.id) }
+        let texts = try #require(journal.caseTexts(for: saved.cases))
+        #expect(texts == (try saved.cases.map { try ResultsJournal.encode($0).text }))
+        #expect(journal.caseTexts(for: saved.cases + [saved.cases[0].renamed("s/other")]) == nil)
+        journal.finish()
+    }
+
     @Test func anUnwritableStoreIsAnInfrastructureErrorNamingThePath() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let blocker = folder.appendingPathComponent("file")
@@ -100,5 +110,14 @@ import FMResults
         #expect(fromJournal.output?.jsonString == #"{"amount":1.0,"count":2}"#)
         #expect(StructuredTranscript(fromJournal.transcript).toolCalls.first?.arguments.jsonString == #"{"amount":1.0,"count":2}"#)
         #expect(try ResultsJournal.read(path: path).cases.first?.attempts.first?.output?.jsonString == #"{"amount":1.0,"count":2}"#)
+    }
+}
+
+private extension CaseResult {
+    /// This result under another id.
+    func renamed(_ id: String) -> CaseResult {
+        var copy = self
+        copy.id = id
+        return copy
     }
 }

@@ -96,6 +96,8 @@ public struct EngineResponse: Codable, Hashable, Sendable {
     public var retries: Int?
     /// Where the grammar's loop guards cut the model's choices in this answer (nil: nowhere).
     public var grammarLimits: [GrammarLimitCut]?
+    /// Prefill and decode time of this call, when the engine measures them (nil: it does not).
+    public var timings: EngineTimings?
 
     /// Creates a response from its parts.
     public init(text: String = "", content: GeneratedContent? = nil, toolCalls: [ToolCall] = [],

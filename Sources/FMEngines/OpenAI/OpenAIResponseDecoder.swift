@@ -31,10 +31,19 @@ public enum OpenAIResponseDecoder {
             throw OpenAIError(kind: .malformedResponse, url: url, detail: "the response has no choices[0].message", body: json)
         }
         let calls = try toolCalls(message["tool_calls"], url: url, body: json)
-        return OpenAICompletion(response: response(text: contentText(message["content"]), toolCalls: calls,
-                                                   finishReason: choice["finish_reason"]?.stringValue,
-                                                   usage: usage(body["usage"]), request: request),
-                                serverModel: body["model"]?.stringValue, systemFingerprint: body["system_fingerprint"]?.stringValue)
+        var decoded = response(text: contentText(message["content"]), toolCalls: calls,
+                               finishReason: choice["finish_reason"]?.stringValue, usage: usage(body["usage"]), request: request)
+        decoded.timings = timings(body["timings"])
+        return OpenAICompletion(response: decoded, serverModel: body["model"]?.stringValue,
+                                systemFingerprint: body["system_fingerprint"]?.stringValue)
+    }
+
+    /// llama-server's `timings` (`prompt_n`, `prompt_ms`, `predicted_n`, `predicted_ms`); nil when the
+    /// server sends none (OpenAI, vLLM).
+    static func timings(_ value: GeneratedContent?) -> EngineTimings? {
+        guard let value, let promptMs = value["prompt_ms"]?.numberValue, let predictedMs = value["predicted_ms"]?.numberValue else { return nil }
+        return EngineTimings(prefillTokens: value["prompt_n"]?.intValue ?? 0, prefillMs: promptMs,
+                             decodeTokens: value["predicted_n"]?.intValue ?? 0, decodeMs: predictedMs)
     }
 
     /// The engine response for a finished generation: tool calls when there are any, else the text

@@ -22,6 +22,7 @@ public struct OpenAIStreamAccumulator {
     private var calls: [Int: PartialCall] = [:]
     private var finishReason: String?
     private var usage = Usage()
+    private var timings: EngineTimings?
     private var serverModel: String?
     private var systemFingerprint: String?
     /// True once `data: [DONE]` arrived.
@@ -62,9 +63,10 @@ public struct OpenAIStreamAccumulator {
             return ToolCall(id: call.id ?? "call_\(index)", name: call.name,
                             arguments: OpenAIResponseDecoder.arguments(GeneratedContent(call.arguments)))
         }
-        return OpenAICompletion(response: OpenAIResponseDecoder.response(text: text, toolCalls: toolCalls, finishReason: finishReason,
-                                                                         usage: usage, request: request),
-                                serverModel: serverModel, systemFingerprint: systemFingerprint)
+        var response = OpenAIResponseDecoder.response(text: text, toolCalls: toolCalls, finishReason: finishReason,
+                                                      usage: usage, request: request)
+        response.timings = timings
+        return OpenAICompletion(response: response, serverModel: serverModel, systemFingerprint: systemFingerprint)
     }
 
     private mutating func handle(line: String, onEvent: (EngineEvent) -> Void) throws {
@@ -88,6 +90,7 @@ public struct OpenAIStreamAccumulator {
         if let model = chunk["model"]?.stringValue { serverModel = model }
         if let fingerprint = chunk["system_fingerprint"]?.stringValue { systemFingerprint = fingerprint }
         if let value = chunk["usage"], !value.isNull { usage = OpenAIResponseDecoder.usage(value) }
+        if let value = OpenAIResponseDecoder.timings(chunk["timings"]) { timings = value }
         guard let choice = chunk["choices"]?.arrayValue?.first else { return }
         if let reason = choice["finish_reason"]?.stringValue { finishReason = reason }
         guard let delta = choice["delta"] else { return }
