@@ -66,46 +66,48 @@ public struct GenerationResult: Sendable, Equatable {
     public var decodeSeconds: Double
 }
 
-/// Runs requests against a model, keeping the KV cache of the previous request so that a following
-/// request sharing a prefix (instructions, tools) does not recompute it. Calls are serialized.
-// @unchecked Sendable: `cachedTokens`, `mask` and the model run only under `lock`.
+/// Runs requests against a model, keeping each sequence slot's KV cache so that a following request
+/// sharing a prefix (instructions, tools) does not recompute it. Concurrent requests decode together:
+/// each gets its own slot, and their next tokens go through the weights in one pass (`DecodeScheduler`);
+/// with `maxSequences` 1 they run one at a time.
+// @unchecked Sendable: the model runs only under the scheduler, which hands each slot to one request.
 public final class Generator: @unchecked Sendable {
     /// The model generating.
     public let model: LlamaModel
-    private var cachedTokens: [Int32] = []
-    private let mask: UnsafeMutableBufferPointer<UInt32>
-    private let lock = PosixLock()
+    private let scheduler: DecodeScheduler
 
-    /// A generator over `model` (which it then owns the cache of).
-    public init(model: LlamaModel) {
+    /// Most sequences decoding together when none is asked for: `FMEVAL_SEQUENCES` when set (1 runs
+    /// requests one at a time, as before batching), else 8.
+    public static var defaultMaxSequences: Int {
+        if let text = getenv("FMEVAL_SEQUENCES"), let value = Int(String(cString: text)), value > 0 { return value }
+        return 8
+    }
+
+    /// A generator over `model` (which it then owns the cache of), decoding up to `maxSequences`
+    /// concurrent requests together (at most the model's `maxBatch`).
+    public init(model: LlamaModel, maxSequences: Int = Generator.defaultMaxSequences) {
         self.model = model
-        mask = .allocate(capacity: (model.config.vocabSize + tokenMaskWordBits - 1) / tokenMaskWordBits)
+        scheduler = DecodeScheduler(model: model, maxSequences: maxSequences)
     }
 
-    deinit {
-        mask.deallocate()
-    }
+    /// Most sequences this generator decodes together.
+    public var maxSequences: Int { scheduler.maxSequences }
 
-    /// Forgets the cached prefix (the next request recomputes its whole prompt).
+    /// Decode steps run so far and the sequences they fed.
+    public var decodeStats: DecodeStats { scheduler.stats }
+
+    /// Forgets the cached prefixes (the next request recomputes its whole prompt).
     public func resetCache() {
-        lock.withLock { cachedTokens = [] }
+        scheduler.forgetCachedTokens()
     }
 
     /// Generates for `request`, calling `onToken` with each token as it is chosen (return false to stop).
+    /// Concurrent calls decode together; `onToken` and the constraint run on the calling thread.
     public func generate(_ request: GenerationRequest, onToken: (Int32) -> Bool = { _ in true }) throws -> GenerationResult {
-        lock.lock()
-        defer { lock.unlock() }
         let prompt = request.prompt, capacity = model.cache.capacity
-        guard !prompt.isEmpty else {
-            throw LlamaRunError(message: "the prompt is empty; a request needs at least one token", isContextOverflow: false)
-        }
-        guard prompt.count < capacity else {
-            throw LlamaRunError(message: "the prompt has \(prompt.count) tokens but the context holds \(capacity); shorten the prompt or instructions",
-                                isContextOverflow: true)
-        }
-        var reuse = 0
-        while reuse < min(cachedTokens.count, prompt.count - 1) && cachedTokens[reuse] == prompt[reuse] { reuse += 1 }
-        cachedTokens.removeSubrange(reuse...)
+        try check(prompt)
+        let (slot, reuse) = scheduler.acquire(prompt: prompt)
+        defer { scheduler.release(slot) }
 
         var sampler = Sampler(request.sampling)
         var result = GenerationResult(tokens: [], finishReason: .length, promptTokens: prompt.count,
@@ -113,24 +115,20 @@ public final class Generator: @unchecked Sendable {
         result.tokens.reserveCapacity(max(0, request.maxTokens))
         let started = Self.now()
         guard request.maxTokens > 0 else {
-            try prompt.withUnsafeBufferPointer {
-                try model.forward(UnsafeBufferPointer(rebasing: $0[reuse...]), startPosition: reuse, computeLogits: false)
-            }
-            cachedTokens = prompt
+            try scheduler.prefill(slot, prompt: prompt, reuse: reuse, logits: false, mask: nil)
             result.prefillSeconds = Self.now() - started
             return result
         }
-        let maskPointer = fillMask(request.constraint)
-        try prompt.withUnsafeBufferPointer {
-            try model.forward(UnsafeBufferPointer(rebasing: $0[reuse...]), startPosition: reuse, mask: maskPointer)
-        }
-        cachedTokens = prompt
+        try scheduler.prefill(slot, prompt: prompt, reuse: reuse, logits: true, mask: fillMask(slot, request.constraint))
         let decodeStarted = Self.now()
         result.prefillSeconds = decodeStarted - started
 
+        scheduler.join()
+        defer { scheduler.leave() }
+        let logits = slot.logits(count: model.config.vocabSize)
         var position = prompt.count
         while true {
-            guard let token = sampler.sample(model.logits) else {
+            guard let token = sampler.sample(logits) else {
                 result.finishReason = .constraintExhausted
                 break
             }
@@ -152,30 +150,39 @@ public final class Generator: @unchecked Sendable {
                 result.finishReason = .contextFull
                 break
             }
-            let stepMask = fillMask(request.constraint)
-            var next = token
-            try withUnsafePointer(to: &next) {
-                try model.forward(UnsafeBufferPointer(start: $0, count: 1), startPosition: position, mask: stepMask)
-            }
-            cachedTokens.append(token)
+            try scheduler.step(slot, token: token, position: position, mask: fillMask(slot, request.constraint))
             position += 1
         }
         result.decodeSeconds = Self.now() - decodeStarted
         return result
     }
 
-    /// The next-token logits after `prompt` (a copy), reusing and updating the cached prefix.
+    /// The next-token logits after `prompt` (a copy), reusing and updating a cached prefix.
     public func logits(after prompt: [Int32]) throws -> [Float] {
-        _ = try generate(GenerationRequest(prompt: prompt, maxTokens: 1)) { _ in false }
-        return lock.withLock { Array(model.logits) }
+        try check(prompt)
+        let (slot, reuse) = scheduler.acquire(prompt: prompt)
+        defer { scheduler.release(slot) }
+        try scheduler.prefill(slot, prompt: prompt, reuse: reuse, logits: true, mask: nil)
+        return Array(slot.logits(count: model.config.vocabSize))
     }
 
-    /// Asks the constraint for the next step's allowed tokens; nil when there is no constraint.
-    private func fillMask(_ constraint: TokenConstraint?) -> UnsafePointer<UInt32>? {
+    /// Throws for a prompt the model cannot run: empty, or not leaving a position to generate into.
+    private func check(_ prompt: [Int32]) throws {
+        guard !prompt.isEmpty else {
+            throw LlamaRunError(message: "the prompt is empty; a request needs at least one token", isContextOverflow: false)
+        }
+        guard prompt.count < model.cache.capacity else {
+            throw LlamaRunError(message: "the prompt has \(prompt.count) tokens but the context holds \(model.cache.capacity); shorten the prompt or instructions",
+                                isContextOverflow: true)
+        }
+    }
+
+    /// Asks the constraint for the next step's allowed tokens into `slot`'s mask; nil when there is no constraint.
+    private func fillMask(_ slot: SequenceSlot, _ constraint: TokenConstraint?) -> UnsafePointer<UInt32>? {
         guard let constraint else { return nil }
-        mask.update(repeating: 0)
-        constraint.allowedTokens(mask)
-        return UnsafePointer(mask.baseAddress)
+        slot.mask.update(repeating: 0)
+        constraint.allowedTokens(slot.mask)
+        return UnsafePointer(slot.mask.baseAddress)
     }
 
     /// Monotonic seconds.

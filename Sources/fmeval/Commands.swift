@@ -16,5 +16,6 @@ let allCommands: [Command.Type] = [
     ModelInfoCommand.self,
     BenchCommand.self,
     BenchMaskCommand.self,
+    BenchBatchCommand.self,
     HelpCommand.self,
 ]
