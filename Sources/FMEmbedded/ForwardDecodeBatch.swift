@@ -61,9 +61,10 @@ extension LlamaModel {
     /// One decode step of several sequences in one pass over the weights: each input's token at its
     /// position in its own cache, each sequence's logits (under its own mask) into its own buffer.
     ///
-    /// Every sequence gets exactly the floats a one-token `forward` would give it: matrices multiply
-    /// token by token with the matrix–vector kernels (over row tiles, so each weight row is read from
-    /// memory once for all sequences), and attention sums in decode order over the sequence's own cache.
+    /// Every sequence gets exactly the floats a one-token `forward` would give it: each weight matrix
+    /// is read once for all sequences by kernels whose per-token arithmetic is the matrix–vector
+    /// kernel's, attention sums in decode order over the sequence's own cache, and the output layer
+    /// runs in row tiles, every sequence's logits per tile under its own mask.
     public func decode(_ inputs: UnsafeBufferPointer<DecodeInput>) throws {
         guard inputs.count <= maxBatch else {
             throw LlamaRunError(message: "a decode step takes at most \(maxBatch) sequences, not \(inputs.count)", isContextOverflow: false)
@@ -100,33 +101,24 @@ extension LlamaModel {
 }
 
 extension ForwardPass {
-    /// Rows of a weight tile in a batched decode: about 16 KiB of weights, which stay in the core's
-    /// cache while every sequence's token is multiplied by them.
+    /// Rows of an output-layer tile in a batched decode: about 16 KiB of weights, which stay in the
+    /// core's cache while every sequence's logits (each under its own mask) are computed from them.
     @inline(__always)
     func tileRows(rowBytes: Int) -> Int { max(4, 16384 / max(1, rowBytes)) }
 
-    /// `out[t*stride + r] = row r · activations of token t` for `rows`, each token by the
-    /// matrix–vector kernel a one-token pass uses (so each token's floats are that pass's), tile by
-    /// tile of rows so each weight row comes from memory once for all tokens.
+    /// `out[t*stride + r] = row r · activations of token t` for `rows` and the tokens of a batched
+    /// decode step: the matrix–matrix kernels, which read each weight block once for four tokens and
+    /// give each token exactly the floats of the matrix–vector kernel a one-token pass uses (the same
+    /// block order and accumulator; `DecodeKernelParityTests` holds them to it bit for bit).
     @inline(__always)
-    func multiplyEachToken(_ m: KernelMatrix, rows: Range<Int>, tokens: Int, out: UnsafeMutablePointer<Float>,
-                           stride: Int, input: Activations) {
+    func multiplyDecodeBatch(_ m: KernelMatrix, rows: Range<Int>, tokens: Int, out: UnsafeMutablePointer<Float>,
+                             stride: Int, input: Activations) {
         let (quants, scales, sums) = input
-        let blocks = m.cols / quantBlock
-        let rowBytes = blocks * (m.isQ8_0 ? 34 : 20)
-        let tile = tileRows(rowBytes: rowBytes)
-        var r0 = rows.lowerBound
-        while r0 < rows.upperBound {
-            let r1 = min(rows.upperBound, r0 + tile)
-            for t in 0..<tokens {
-                let (q, d, s, o) = (quants + t * m.cols, scales + t * blocks, sums + t * blocks, out + t * stride)
-                if m.isQ8_0 {
-                    fmk_matvec_q8_0(m.data, Int32(m.cols), Int32(r0), Int32(r1), q, d, nil, o)
-                } else {
-                    fmk_matvec_q4_1(m.data, Int32(m.cols), Int32(r0), Int32(r1), q, d, s, o)
-                }
-            }
-            r0 = r1
+        let (r0, r1, cols) = (Int32(rows.lowerBound), Int32(rows.upperBound), Int32(m.cols))
+        if m.isQ8_0 {
+            fmk_matmul_q8_0(m.data, cols, r0, r1, quants, scales, Int32(tokens), out, stride)
+        } else {
+            fmk_matmul_q4_1(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
         }
     }
 }

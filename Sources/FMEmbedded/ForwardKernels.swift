@@ -58,12 +58,12 @@ extension ForwardPass {
 
     /// `out[t*stride + r] = row r · activations of token t` for `rows`, activations quantized in `input`;
     /// picks the kernel for the weight layout and for one token (decode) or several (prefill); the
-    /// tokens of a batched decode step each go through the one-token kernel (`multiplyEachToken`).
+    /// tokens of a batched decode step keep the one-token kernel's floats (`multiplyDecodeBatch`).
     @inline(__always)
     func multiply(_ m: KernelMatrix, rows: Range<Int>, tokens: Int, out: UnsafeMutablePointer<Float>,
                   stride: Int, input: Activations) {
         if decoding && tokens > 1 {
-            multiplyEachToken(m, rows: rows, tokens: tokens, out: out, stride: stride, input: input)
+            multiplyDecodeBatch(m, rows: rows, tokens: tokens, out: out, stride: stride, input: input)
             return
         }
         let (quants, scales, sums) = input

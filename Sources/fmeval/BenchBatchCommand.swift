@@ -17,8 +17,10 @@ struct BenchBatchCommand: Command {
     sequences decode together, one weight pass per step. Each round runs every N once, in order,
     so the configurations alternate in the same minutes; after one warm-up round, N rounds
     (--repeat, default 3) are measured and the median is reported with the speed-up over the
-    smallest N and the load average. --json prints {"tokensPerSequence", "threads", "kernels",
-    "loadAverage", "results": [{"sequences", "tokensPerSecond", "runs", "speedup", "steps"}]}.
+    smallest N, the process's CPU milliseconds per decoded token (steadier than tokens/s on a busy
+    machine, where a run gets only a share of the cores) and the load average. --json prints
+    {"tokensPerSequence", "threads", "kernels", "loadAverage", "results": [{"sequences",
+    "tokensPerSecond", "runs", "speedup", "steps", "cpuMillisecondsPerToken"}]}.
 
     EXIT CODES: 0 ok · 2 bad flag or FILE not a usable GGUF · 3 the default model could not be fetched.
     """
@@ -49,13 +51,14 @@ struct BenchBatchCommand: Command {
         let generator = Generator(model: model, maxSequences: counts.max()!)
         let prompt = BenchCommand.benchPrompt(tokenizer)
         let loadBefore = loadAverage()
-        var runs = [Int: [Double]](), steps = [Int: Int]()
+        var runs = [Int: [Double]](), cpu = [Int: [Double]](), steps = [Int: Int]()
         for round in 0...repeats {
             for count in counts {
                 let before = generator.decodeStats.steps
-                let rate = try decodeRate(generator, prompt: prompt, sequences: count, tokens: tokens)
+                let (rate, cpuPerToken) = try decodeRate(generator, prompt: prompt, sequences: count, tokens: tokens)
                 guard round > 0 else { continue }
                 runs[count, default: []].append(rate)
+                cpu[count, default: []].append(cpuPerToken * 1000)
                 steps[count] = generator.decodeStats.steps - before
             }
         }
@@ -64,7 +67,8 @@ struct BenchBatchCommand: Command {
         let results: [[String: Any]] = counts.map { count in
             let rate = median(runs[count] ?? [])
             return ["sequences": count, "tokensPerSecond": rate, "runs": runs[count] ?? [],
-                    "speedup": base > 0 ? rate / base : 0, "steps": steps[count] ?? 0]
+                    "speedup": base > 0 ? rate / base : 0, "steps": steps[count] ?? 0,
+                    "cpuMillisecondsPerToken": median(cpu[count] ?? [])]
         }
         let kernels = String(cString: fmk_level_name(fmk_active_level()))
         if json {
@@ -75,10 +79,11 @@ struct BenchBatchCommand: Command {
         } else {
             print(String(format: "batched decode: %d tokens per sequence, median of %d runs; load average %.2f → %.2f",
                          tokens, repeats, load[0], load[1]))
-            print("sequences  tokens/s  speed-up  steps/run  runs")
+            print("sequences  tokens/s  speed-up  CPU ms/token  steps/run  runs")
             for count in counts {
                 let rate = median(runs[count] ?? [])
-                print(String(format: "%9d  %8.1f  %7.2fx  %9d  %@", count, rate, base > 0 ? rate / base : 0, steps[count] ?? 0,
+                print(String(format: "%9d  %8.1f  %7.2fx  %12.2f  %9d  %@", count, rate, base > 0 ? rate / base : 0,
+                             median(cpu[count] ?? []), steps[count] ?? 0,
                              (runs[count] ?? []).map { String(format: "%.1f", $0) }.joined(separator: ", ")))
             }
             print("threads  \(model.pool.activeCount), kernels \(kernels)")
@@ -96,9 +101,10 @@ struct BenchBatchCommand: Command {
         return counts.map { $0! }
     }
 
-    /// Total decode tokens/s of `sequences` requests decoding `tokens` tokens each at once: the time
-    /// from the last sequence's first token (all are decoding) to the last one's end.
-    static func decodeRate(_ generator: Generator, prompt: [Int32], sequences: Int, tokens: Int) throws -> Double {
+    /// Total decode tokens/s of `sequences` requests decoding `tokens` tokens each at once (the time
+    /// from the last sequence's first token, when all are decoding, to the last one's end), and the
+    /// process's CPU seconds per decoded token over that time (steadier than tokens/s on a busy machine).
+    static func decodeRate(_ generator: Generator, prompt: [Int32], sequences: Int, tokens: Int) throws -> (Double, Double) {
         let start = StartLine(count: sequences)
         let failure = Locked<Error?>(nil)
         let group = DispatchGroup()
@@ -123,7 +129,20 @@ struct BenchBatchCommand: Command {
         }
         group.wait()
         if let error = failure.withLock({ $0 }) { throw error }
-        return Double(sequences * (tokens - 1)) / (monotonicSeconds() - start.openedAt)
+        let decoded = Double(sequences * (tokens - 1))
+        return (decoded / (monotonicSeconds() - start.openedAt), (cpuSeconds() - start.cpuAtOpen) / decoded)
+    }
+
+    /// CPU seconds (user and system) the process has used.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
     /// Seconds on a monotonic clock.
@@ -147,7 +166,7 @@ private final class StartLine: @unchecked Sendable {
     private let condition = NSCondition()
     private let count: Int
     private var arrived = 0
-    private var opened = 0.0
+    private var opened = 0.0, cpuOpened = 0.0
 
     init(count: Int) { self.count = count }
 
@@ -157,6 +176,7 @@ private final class StartLine: @unchecked Sendable {
         arrived += 1
         if arrived == count {
             opened = BenchBatchCommand.monotonicSeconds()
+            cpuOpened = BenchBatchCommand.cpuSeconds()
             condition.broadcast()
         }
         while arrived < count { condition.wait() }
@@ -165,4 +185,7 @@ private final class StartLine: @unchecked Sendable {
 
     /// When the last sequence arrived.
     var openedAt: Double { condition.lock(); defer { condition.unlock() }; return opened }
+
+    /// The process's CPU seconds when the last sequence arrived.
+    var cpuAtOpen: Double { condition.lock(); defer { condition.unlock() }; return cpuOpened }
 }
