@@ -7,8 +7,8 @@ import Darwin
 /// One sequence's place in the model: its KV cache (the tokens it holds, for prefix reuse), its
 /// next-token logits and token mask, and its hand-off to the decode step.
 ///
-/// Owned by one request while `busy`; its fields outside the hand-off are touched only by that
-/// request's thread, or by the scheduler under its lock while the slot is idle.
+/// Owned by one request while `busy`. `tokens` changes only under the scheduler's lock, and only after
+/// the keys and values of its positions are in the cache; the owner writes only positions past it.
 final class SequenceSlot {
     /// The sequence's keys and values (slot 0: the model's own cache).
     let cache: KVCache
@@ -109,9 +109,11 @@ final class DecodeScheduler: @unchecked Sendable {
     }
 
     /// Takes a slot for `prompt`: the idle one sharing the longest prefix with it (least recently used
-    /// on a tie), else a new one while fewer than `maxSequences` exist, else waits for one. Returns it
-    /// and how many leading prompt tokens its cache already holds (never the whole prompt: the last
-    /// token is always run, for its logits).
+    /// on a tie), else a new one while fewer than `maxSequences` exist, else waits for one. When another
+    /// slot (busy or not) holds a longer shared prefix, its keys and values are copied over (positions
+    /// it holds are never rewritten while it is taken, and slots change hands only under the lock).
+    /// Returns the slot and how many leading prompt tokens its cache now holds (never the whole
+    /// prompt: the last token is always run, for its logits).
     func acquire(prompt: [Int32]) -> (SequenceSlot, reuse: Int) {
         lock.lock()
         defer { lock.unlock() }
@@ -132,7 +134,15 @@ final class DecodeScheduler: @unchecked Sendable {
             if let (slot, reuse) = best {
                 slot.busy = true
                 slot.tokens.removeSubrange(reuse...)
-                return (slot, reuse)
+                var longest = (source: slot, shared: reuse)
+                for other in slots where other !== slot && !other.forgetOnRelease {
+                    let shared = Self.sharedPrefix(other.tokens, prompt)
+                    if shared > longest.shared { longest = (other, shared) }
+                }
+                guard longest.shared > reuse else { return (slot, reuse) }
+                slot.cache.copyPositions(reuse..<longest.shared, from: longest.source.cache)
+                slot.tokens = Array(prompt[0..<longest.shared])
+                return (slot, longest.shared)
             }
             lock.wait()
         }
@@ -159,8 +169,10 @@ final class DecodeScheduler: @unchecked Sendable {
             prefillsWaiting -= 1
             modelBusy = true
         }
+        var succeeded = false
         defer {
             lock.withLock {
+                if succeeded { slot.tokens = prompt }
                 modelBusy = false
                 lock.broadcast()
             }
@@ -169,7 +181,7 @@ final class DecodeScheduler: @unchecked Sendable {
             try model.forward(UnsafeBufferPointer(rebasing: $0[reuse...]), startPosition: reuse, cache: slot.cache,
                               logits: logits ? slot.logits : nil, mask: mask)
         }
-        slot.tokens = prompt
+        succeeded = true
     }
 
     /// Counts the slot's request among the decoding sequences (after its prefill): decode steps
@@ -205,9 +217,9 @@ final class DecodeScheduler: @unchecked Sendable {
         }
         let error = slot.stepError
         slot.stepError = nil
+        if error == nil { slot.tokens.append(token) }
         lock.unlock()
         if let error { throw error }
-        slot.tokens.append(token)
     }
 
     /// Runs one decode step over every waiting slot; called and returns holding `lock`, which it
@@ -256,5 +268,21 @@ final class DecodeScheduler: @unchecked Sendable {
         let limit = min(cached.count, prompt.count - 1)
         while shared < limit && cached[shared] == prompt[shared] { shared += 1 }
         return shared
+    }
+}
+
+extension KVCache {
+    /// Copies the keys and values of `positions` in every layer from `source`, a cache of the same shape.
+    func copyPositions(_ positions: Range<Int>, from source: KVCache) {
+        precondition(source.layerCount == layerCount && source.kvDim == kvDim && source.capacity == capacity
+                     && positions.upperBound <= capacity)
+        let (first, count) = (positions.lowerBound, positions.count)
+        for layer in 0..<layerCount {
+            (keys(layer: layer) + first * kvDim).update(from: source.keys(layer: layer) + first * kvDim, count: count * kvDim)
+            let values = values(layer: layer), from = source.values(layer: layer)
+            for i in 0..<kvDim {
+                (values + i * capacity + first).update(from: from + i * capacity + first, count: count)
+            }
+        }
     }
 }

@@ -197,6 +197,25 @@ private func fedTokens(_ result: GenerationResult) -> Int {
         #expect(generator.decodeStats.largestBatch == 2)
     }
 
+    @Test func aPrefixHeldByAnotherSlotIsCopiedNotRecomputed() throws {
+        let model = try SharedModel.model.get()
+        let references = try ReferencePrompt.all()
+        let (first, third) = (references[0].promptTokens, references[2].promptTokens)
+        // Shares 32 tokens with `first` and 24 (the system prompt) with `third`.
+        let variant = Array(first.prefix(32)) + Array(references[1].promptTokens.suffix(12))
+        let alone = Generator(model: model, maxSequences: 1)
+        let expected = try alone.generate(GenerationRequest(prompt: variant, maxTokens: 12, stopTokens: [2])).tokens
+        let generator = Generator(model: model, maxSequences: 2)
+        _ = runConcurrently([Job(prompt: first, maxTokens: 2), Job(prompt: third, maxTokens: 2)], on: generator)
+        // Whichever takes the slot holding `first`, the other gets the slot holding `third` (24 shared
+        // tokens) and copies the 32 it shares with the first slot from there.
+        let results = runConcurrently([Job(prompt: first, maxTokens: 12), Job(prompt: variant, maxTokens: 12)], on: generator)
+        let again = try results[0].get(), other = try results[1].get()
+        #expect(again.reusedPromptTokens >= 32 && other.reusedPromptTokens == 32)
+        #expect(again.tokens == Array(references[0].greedyTokens.prefix(12)))
+        #expect(other.tokens == expected)
+    }
+
     @Test func oneSequenceAtATimeRunsRequestsWhole() throws {
         let model = try SharedModel.model.get()
         let references = try ReferencePrompt.all()
