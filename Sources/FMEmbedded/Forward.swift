@@ -1,16 +1,16 @@
 import FMKernels
 
 extension LlamaModel {
-    /// One forward pass over `tokens` (at most `maxBatch`) at positions `start…`, as pool thread `worker`
-    /// runs it; every thread of the pool runs this together.
+    /// One forward pass over `tokens` (at most `maxBatch`), each at the position and into the cache its
+    /// `buffers.places` entry names, as pool thread `worker` runs it; every thread of the pool runs this
+    /// together. `decoding`: each token is the one new token of its sequence (a decode step).
     ///
     /// Read top to bottom, this is the llama architecture. `ForwardPass` keeps the parallel split out of
     /// the way: which rows, heads and tokens this thread computes, and where the threads meet. Each
     /// block's output (`Wo·attention`, `Wd·hidden`) is added to the residual stream by the step that next
     /// reads it (the following RMSNorm, or the final one), which saves a pass over the activations.
-    func forwardBatch(_ tokens: UnsafeBufferPointer<Int32>, start: Int, worker: Int, logits: Bool,
-                      mask: UnsafePointer<UInt32>?) {
-        var pass = ForwardPass(model: self, tokens: tokens, start: start, worker: worker)
+    func forwardBatch(_ tokens: UnsafeBufferPointer<Int32>, worker: Int, decoding: Bool, logits: Bool) {
+        var pass = ForwardPass(model: self, tokens: tokens, decoding: decoding, worker: worker)
         // x = embedding of each token (and the RoPE angles of each position).
         pass.embed()
         for l in 0..<config.layerCount {
@@ -27,8 +27,8 @@ extension LlamaModel {
             pass.project(layer.down, input: pass.hiddenActivations)
         }
         guard logits else { return }
-        // logits = Wout · RMSNorm(x) for the last token.
-        pass.logits(gain: outputNorm, output: outputMatrix, mask: mask)
+        // logits = Wout · RMSNorm(x) for the last token (for every token of a decode step).
+        pass.logits(gain: outputNorm, output: outputMatrix)
     }
 }
 
@@ -50,8 +50,13 @@ struct ForwardPass {
     let b: ForwardBuffers
     /// The threads running this pass.
     let pool: ThreadPool
-    /// The tokens of this pass and the position of the first.
-    let tokens: UnsafeBufferPointer<Int32>, start: Int
+    /// The tokens of this pass.
+    let tokens: UnsafeBufferPointer<Int32>
+    /// Each token's position, KV cache, logits destination and mask.
+    let places: UnsafePointer<TokenPlace>
+    /// True when each token is the one new token of its sequence: attention sums in decode order and
+    /// matrices multiply token by token, so every sequence gets the floats of a one-token pass.
+    let decoding: Bool
     /// This thread's index and the number of threads.
     let worker: Int, workers: Int
     /// The tokens this thread owns (embeds, and writes the residual stream of).
@@ -61,14 +66,15 @@ struct ForwardPass {
     /// The residual stream: `current` holds it; the next update is written to `next` and they swap.
     var current: UnsafeMutablePointer<Float>, next: UnsafeMutablePointer<Float>
 
-    /// Thread `worker`'s view of a pass of `model` over `tokens` at positions `start…`.
-    init(model: LlamaModel, tokens: UnsafeBufferPointer<Int32>, start: Int, worker: Int) {
+    /// Thread `worker`'s view of a pass of `model` over `tokens` (placed by `model.buffers.places`).
+    init(model: LlamaModel, tokens: UnsafeBufferPointer<Int32>, decoding: Bool, worker: Int) {
         self.model = model
         c = model.config
         b = model.buffers
         pool = model.pool
         self.tokens = tokens
-        self.start = start
+        places = UnsafePointer(model.buffers.places)
+        self.decoding = decoding
         self.worker = worker
         workers = pool.activeCount
         mine = share(tokens.count, worker, workers)

@@ -58,10 +58,15 @@ extension ForwardPass {
 
     /// `out[t*stride + r] = row r · activations of token t` for `rows`, activations quantized in `input`;
     /// picks the kernel for the weight layout and for one token (decode) or several (prefill, Q4_1 in
-    /// the model's `prefillKernel`).
+    /// the model's `prefillKernel`); the tokens of a batched decode step keep the one-token kernel's
+    /// floats (`multiplyDecodeBatch`).
     @inline(__always)
     func multiply(_ m: KernelMatrix, rows: Range<Int>, tokens: Int, out: UnsafeMutablePointer<Float>,
                   stride: Int, input: Activations) {
+        if decoding && tokens > 1 {
+            multiplyDecodeBatch(m, rows: rows, tokens: tokens, out: out, stride: stride, input: input)
+            return
+        }
         let (quants, scales, sums) = input
         let (r0, r1, cols) = (Int32(rows.lowerBound), Int32(rows.upperBound), Int32(m.cols))
         switch (m.isQ8_0, tokens == 1) {

@@ -7,7 +7,7 @@ extension ForwardPass {
     func embed() {
         for t in mine {
             model.weights.embed(Int(tokens[t]), into: b.x + t * c.dim)
-            ropeTable(position: start + t, into: t)
+            ropeTable(position: places[t].position, into: t)
         }
         pool.barrier()
     }
@@ -48,10 +48,9 @@ extension ForwardPass {
         multiply(query, rows: rows(qHeads), tokens: n, out: b.q, stride: dim, input: own)
         multiply(key, rows: rows(kHeads), tokens: n, out: b.k, stride: kvDim, input: own)
         multiply(value, rows: rows(vHeads), tokens: n, out: b.v, stride: kvDim, input: own)
-        let cache = model.cache
-        let keys = cache.keys(layer: layer), values = cache.values(layer: layer), capacity = cache.capacity
         for t in 0..<n {
-            let position = start + t
+            let place = places[t], position = place.position, capacity = place.capacity
+            let keys = place.keys(layer: layer, kvDim: kvDim), values = place.values(layer: layer, kvDim: kvDim)
             if !qHeads.isEmpty {
                 let offset = t * dim + qHeads.lowerBound * headDim
                 rotate(b.q + offset, heads: qHeads.count, token: t)
@@ -74,13 +73,13 @@ extension ForwardPass {
     @inline(__always)
     func attention(layer: Int) {
         let (dim, headDim, n) = (c.dim, c.headDim, tokens.count)
-        let cache = model.cache
-        let keys = cache.keys(layer: layer), values = cache.values(layer: layer), capacity = cache.capacity
         let group = c.headCount / c.kvHeadCount, scale = 1 / Float(headDim).squareRoot()
         for pair in stride(from: worker, to: n * c.headCount, by: workers) {
             let t = pair / c.headCount, head = pair % c.headCount, kvOffset = (head / group) * headDim
+            let place = places[t], capacity = place.capacity
+            let keys = place.keys(layer: layer, kvDim: c.kvDim), values = place.values(layer: layer, kvDim: c.kvDim)
             fmk_attend_f16(b.queryHalf + t * dim + head * headDim, keys + kvOffset, c.kvDim, values + kvOffset * capacity,
-                           capacity, Int32(start + t + 1), Int32(headDim), scale, n == 1 ? 1 : 0,
+                           capacity, Int32(place.position + 1), Int32(headDim), scale, decoding ? 1 : 0,
                            b.scores + worker * b.scoreStride,
                            b.attention + t * dim + head * headDim)
             // Q8_1 blocks are independent, so a head quantizes itself when its width is whole blocks.
@@ -119,30 +118,43 @@ extension ForwardPass {
         pool.barrier()
     }
 
-    /// logits = output · RMSNorm(x + projected) · gain for the last token. With `mask`, rows it forbids
-    /// get -infinity (the Q8_0 kernel skips them).
+    /// logits = output · RMSNorm(x + projected) · gain for the last token (every token of a decode
+    /// step), into each token's `places` destination. With a token's mask, rows it forbids get
+    /// -infinity (the Q8_0 kernel skips them). Rows are taken in tiles, every token's logits per tile,
+    /// so a batched step reads each output row from memory once.
     @inline(__always)
-    func logits(gain: UnsafePointer<Float>, output: KernelMatrix, mask: UnsafePointer<UInt32>?) {
-        let dim = c.dim, last = tokens.count - 1
-        if worker == 0 {
-            let x = current + last * dim, delta = b.projected + last * dim
+    func logits(gain: UnsafePointer<Float>, output: KernelMatrix) {
+        let dim = c.dim, n = tokens.count
+        let first = decoding ? 0 : n - 1
+        for j in share(n - first, worker, workers) {
+            let t = first + j
+            let x = current + t * dim, delta = b.projected + t * dim
             for i in 0..<dim { x[i] += delta[i] }
-            let out = b.xb
+            let out = b.xb + j * dim
             out.update(from: x, count: dim)
             rmsNorm(out, gain: gain)
-            quantize(out, count: dim, token: 0)
+            quantize(out, count: dim, token: j)
         }
         pool.barrier()
-        let rows = share(c.vocabSize, worker, workers)
-        if output.isQ8_0 {
-            fmk_matvec_q8_0(output.data, Int32(output.cols), Int32(rows.lowerBound), Int32(rows.upperBound),
-                            b.actQuants, b.actScale, mask, b.logits)
-        } else {
-            fmk_matvec_q4_1(output.data, Int32(output.cols), Int32(rows.lowerBound), Int32(rows.upperBound),
-                            b.actQuants, b.actScale, b.actSum, b.logits)
-            if let mask {
-                for r in rows where !tokenAllowed(r, by: mask) { b.logits[r] = -.infinity }
+        let rows = share(c.vocabSize, worker, workers), blocks = dim / quantBlock
+        let tile = tileRows(rowBytes: blocks * (output.isQ8_0 ? 34 : 20))
+        var r0 = rows.lowerBound
+        while r0 < rows.upperBound {
+            let r1 = min(rows.upperBound, r0 + tile)
+            for j in 0..<(n - first) {
+                let place = places[first + j]
+                guard let out = place.logits else { continue }
+                let (q, d, s) = (b.actQuants + j * dim, b.actScale + j * blocks, b.actSum + j * blocks)
+                if output.isQ8_0 {
+                    fmk_matvec_q8_0(output.data, Int32(output.cols), Int32(r0), Int32(r1), q, d, place.mask, out)
+                } else {
+                    fmk_matvec_q4_1(output.data, Int32(output.cols), Int32(r0), Int32(r1), q, d, s, out)
+                    if let mask = place.mask {
+                        for r in r0..<r1 where !tokenAllowed(r, by: mask) { out[r] = -.infinity }
+                    }
+                }
             }
+            r0 = r1
         }
     }
 }

@@ -58,7 +58,7 @@ public struct GenerationResult: Sendable, Equatable {
     public var finishReason: GenerationFinishReason
     /// Tokens in the prompt.
     public var promptTokens: Int
-    /// Prompt tokens whose keys and values were reused, from the KV cache or the prefix cache (cached input).
+    /// Prompt tokens whose keys and values were reused, from a slot's KV cache or the prefix cache (cached input).
     public var reusedPromptTokens: Int
     /// Seconds spent processing the prompt (restoring the reused part, computing the rest).
     public var prefillSeconds: Double
@@ -66,86 +66,80 @@ public struct GenerationResult: Sendable, Equatable {
     public var decodeSeconds: Double
 }
 
-/// Runs requests against a model, reusing the keys and values of earlier prompts: the KV cache's own
-/// prefix (the previous request) and every prompt in `prefixCache`, so a request sharing a prefix
-/// (instructions, tools) with any earlier one does not recompute it. Calls are serialized.
-// @unchecked Sendable: `cachedTokens`, `exactTokens`, `mask` and the model run only under `lock`.
+/// Runs requests against a model, reusing the keys and values of earlier prompts — each sequence slot's
+/// own KV cache and every prompt kept in `prefixCache` — so a request sharing a prefix (instructions,
+/// tools) with an earlier one does not recompute it. Concurrent requests decode together: each gets its
+/// own slot, and their next tokens go through the weights in one pass (`DecodeScheduler`); with
+/// `maxSequences` 1 they run one at a time.
+// @unchecked Sendable: the model runs only under the scheduler, which hands each slot to one request.
 public final class Generator: @unchecked Sendable {
     /// The model generating.
     public let model: LlamaModel
-    /// Earlier prompts' keys and values (a radix tree under a memory budget; budget 0: none kept).
-    public let prefixCache: PrefixCache
-    /// The tokens whose keys and values the KV cache holds, from position 0.
-    private var cachedTokens: [Int32] = []
-    /// How many leading `cachedTokens` hold exactly what prefilling them from scratch would: prompt
-    /// tokens run in passes of two or more on top of exact ones (a pass of one token, and every
-    /// generated token, runs decode-step attention, whose sums are ordered differently).
-    private var exactTokens = 0
-    private let mask: UnsafeMutableBufferPointer<UInt32>
-    private let lock = PosixLock()
+    private let scheduler: DecodeScheduler
 
-    /// A generator over `model` (which it then owns the cache of), keeping up to `prefixCacheBytes` of
-    /// earlier prompts' keys and values (0: only the previous request's, in the KV cache).
-    public init(model: LlamaModel, prefixCacheBytes: Int = PrefixCache.defaultBudgetBytes) {
+    /// Most sequences decoding together when none is asked for: `FMEVAL_SEQUENCES` when set (1 runs
+    /// requests one at a time, as before batching), else 8.
+    public static var defaultMaxSequences: Int {
+        if let text = getenv("FMEVAL_SEQUENCES"), let value = Int(String(cString: text)), value > 0 { return value }
+        return 8
+    }
+
+    /// A generator over `model` (which it then owns the cache of), decoding up to `maxSequences`
+    /// concurrent requests together (at most the model's `maxBatch`) and keeping up to
+    /// `prefixCacheBytes` of earlier prompts' keys and values (0: only what the slots hold).
+    public init(model: LlamaModel, maxSequences: Int = Generator.defaultMaxSequences,
+                prefixCacheBytes: Int = PrefixCache.defaultBudgetBytes) {
         self.model = model
         prefixCache = PrefixCache(model: model, budgetBytes: prefixCacheBytes)
-        mask = .allocate(capacity: (model.config.vocabSize + tokenMaskWordBits - 1) / tokenMaskWordBits)
+        scheduler = DecodeScheduler(model: model, maxSequences: maxSequences, prefixCache: prefixCache)
     }
+
+    /// Earlier prompts' keys and values (a radix tree under a memory budget; budget 0: none kept).
+    public let prefixCache: PrefixCache
 
     /// What the prefix cache has done so far (lookups, tokens reused and restored, bytes, evictions).
     public var prefixCacheStats: PrefixCacheStats { prefixCache.stats }
 
-    deinit {
-        mask.deallocate()
-    }
+    /// Most sequences this generator decodes together.
+    public var maxSequences: Int { scheduler.maxSequences }
 
-    /// Forgets every cached prefix, live and stored (the next request recomputes its whole prompt).
+    /// Decode steps run so far and the sequences they fed.
+    public var decodeStats: DecodeStats { scheduler.stats }
+
+    /// Forgets every cached prefix, in the slots and stored (the next request recomputes its whole prompt).
     public func resetCache() {
-        lock.withLock {
-            cachedTokens = []
-            exactTokens = 0
-            prefixCache.removeAll()
-        }
+        scheduler.forgetCachedTokens()
+        prefixCache.removeAll()
     }
 
     /// Generates for `request`, calling `onToken` with each token as it is chosen (return false to stop).
+    /// Concurrent calls decode together; `onToken` and the constraint run on the calling thread.
     public func generate(_ request: GenerationRequest, onToken: (Int32) -> Bool = { _ in true }) throws -> GenerationResult {
-        lock.lock()
-        defer { lock.unlock() }
         let prompt = request.prompt, capacity = model.cache.capacity
-        guard !prompt.isEmpty else {
-            throw LlamaRunError(message: "the prompt is empty; a request needs at least one token", isContextOverflow: false)
-        }
-        guard prompt.count < capacity else {
-            throw LlamaRunError(message: "the prompt has \(prompt.count) tokens but the context holds \(capacity); shorten the prompt or instructions",
-                                isContextOverflow: true)
-        }
-        let started = Self.now()
-        let reuse = reusePrefix(of: prompt)
+        try check(prompt)
+        let (slot, reuse) = scheduler.acquire(prompt: prompt)
+        defer { scheduler.release(slot) }
 
         var sampler = Sampler(request.sampling)
         var result = GenerationResult(tokens: [], finishReason: .length, promptTokens: prompt.count,
                                       reusedPromptTokens: reuse, prefillSeconds: 0, decodeSeconds: 0)
         result.tokens.reserveCapacity(max(0, request.maxTokens))
+        let started = Self.now()
         guard request.maxTokens > 0 else {
-            try prompt.withUnsafeBufferPointer {
-                try model.forward(UnsafeBufferPointer(rebasing: $0[reuse...]), startPosition: reuse, computeLogits: false)
-            }
-            didPrefill(prompt, from: reuse)
+            try scheduler.prefill(slot, prompt: prompt, reuse: reuse, logits: false, mask: nil)
             result.prefillSeconds = Self.now() - started
             return result
         }
-        let maskPointer = fillMask(request.constraint)
-        try prompt.withUnsafeBufferPointer {
-            try model.forward(UnsafeBufferPointer(rebasing: $0[reuse...]), startPosition: reuse, mask: maskPointer)
-        }
-        didPrefill(prompt, from: reuse)
+        try scheduler.prefill(slot, prompt: prompt, reuse: reuse, logits: true, mask: fillMask(slot, request.constraint))
         let decodeStarted = Self.now()
         result.prefillSeconds = decodeStarted - started
 
+        scheduler.join()
+        defer { scheduler.leave() }
+        let logits = slot.logits(count: model.config.vocabSize)
         var position = prompt.count
         while true {
-            guard let token = sampler.sample(model.logits) else {
+            guard let token = sampler.sample(logits) else {
                 result.finishReason = .constraintExhausted
                 break
             }
@@ -167,72 +161,39 @@ public final class Generator: @unchecked Sendable {
                 result.finishReason = .contextFull
                 break
             }
-            let stepMask = fillMask(request.constraint)
-            var next = token
-            try withUnsafePointer(to: &next) {
-                try model.forward(UnsafeBufferPointer(start: $0, count: 1), startPosition: position, mask: stepMask)
-            }
-            cachedTokens.append(token)
+            try scheduler.step(slot, token: token, position: position, mask: fillMask(slot, request.constraint))
             position += 1
         }
         result.decodeSeconds = Self.now() - decodeStarted
         return result
     }
 
-    /// The next-token logits after `prompt` (a copy), reusing and updating the cached prefix.
+    /// The next-token logits after `prompt` (a copy), reusing and updating a cached prefix.
     public func logits(after prompt: [Int32]) throws -> [Float] {
-        _ = try generate(GenerationRequest(prompt: prompt, maxTokens: 1)) { _ in false }
-        return lock.withLock { Array(model.logits) }
+        try check(prompt)
+        let (slot, reuse) = scheduler.acquire(prompt: prompt)
+        defer { scheduler.release(slot) }
+        try scheduler.prefill(slot, prompt: prompt, reuse: reuse, logits: true, mask: nil)
+        return Array(slot.logits(count: model.config.vocabSize))
     }
 
-    /// Readies the KV cache for `prompt` and returns how many of its leading tokens need no
-    /// recomputing: those the KV cache already holds (as before the prefix cache existed: up to all
-    /// but the last token), or more restored from the prefix cache. A restore stops where the rest of
-    /// the prompt runs in passes like a cold run's last pass (one token alone only when a cold run
-    /// would), so a restored prompt gets the cold run's logits bit for bit.
-    private func reusePrefix(of prompt: [Int32]) -> Int {
-        let limit = prompt.count - 1
-        var live = 0
-        while live < min(cachedTokens.count, limit) && cachedTokens[live] == prompt[live] { live += 1 }
-        let stored = coldAligned(min(prefixCache.longestPrefix(of: prompt), limit), promptCount: prompt.count)
-        var reuse = live, restored = 0
-        if stored > live {
-            let from = min(live, exactTokens)
-            prefixCache.restore(tokens: prompt, count: stored, into: model.cache, from: from)
-            (reuse, restored, exactTokens) = (stored, stored - from, stored)
-        } else {
-            exactTokens = min(exactTokens, live)
+    /// Throws for a prompt the model cannot run: empty, or not leaving a position to generate into.
+    private func check(_ prompt: [Int32]) throws {
+        guard !prompt.isEmpty else {
+            throw LlamaRunError(message: "the prompt is empty; a request needs at least one token", isContextOverflow: false)
         }
-        prefixCache.record(promptTokens: prompt.count, reusedTokens: reuse, restoredTokens: restored)
-        cachedTokens = Array(prompt[..<reuse])
-        return reuse
+        guard prompt.count < model.cache.capacity else {
+            throw LlamaRunError(message: "the prompt has \(prompt.count) tokens but the context holds \(model.cache.capacity); shorten the prompt or instructions",
+                                isContextOverflow: true)
+        }
     }
 
-    /// The largest reuse up to `candidate` after which the prompt's last pass has one token exactly
-    /// when a cold run's has (prefill and decode-step attention sum in different orders).
-    private func coldAligned(_ candidate: Int, promptCount: Int) -> Int {
-        let coldAlone = (promptCount - 1) % model.maxBatch == 0
-        var reuse = candidate
-        while reuse > 0 && ((promptCount - reuse - 1) % model.maxBatch == 0) != coldAlone { reuse -= 1 }
-        return reuse
-    }
-
-    /// Notes that the KV cache now holds `prompt`, prefilled from position `start`, and stores its
-    /// exact part in the prefix cache: what a cold run would hold, so not a last pass of one token
-    /// (decode-step attention) nor anything computed on top of inexact keys and values.
-    private func didPrefill(_ prompt: [Int32], from start: Int) {
-        let lastPass = (prompt.count - start - 1) % model.maxBatch + 1
-        cachedTokens = prompt
-        if exactTokens == start { exactTokens = lastPass == 1 ? prompt.count - 1 : prompt.count }
-        prefixCache.store(tokens: Array(prompt[..<exactTokens]), from: model.cache)
-    }
-
-    /// Asks the constraint for the next step's allowed tokens; nil when there is no constraint.
-    private func fillMask(_ constraint: TokenConstraint?) -> UnsafePointer<UInt32>? {
+    /// Asks the constraint for the next step's allowed tokens into `slot`'s mask; nil when there is no constraint.
+    private func fillMask(_ slot: SequenceSlot, _ constraint: TokenConstraint?) -> UnsafePointer<UInt32>? {
         guard let constraint else { return nil }
-        mask.update(repeating: 0)
-        constraint.allowedTokens(mask)
-        return UnsafePointer(mask.baseAddress)
+        slot.mask.update(repeating: 0)
+        constraint.allowedTokens(slot.mask)
+        return UnsafePointer(slot.mask.baseAddress)
     }
 
     /// Monotonic seconds.

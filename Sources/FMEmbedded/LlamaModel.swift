@@ -131,6 +131,18 @@ public final class LlamaModel: @unchecked Sendable {
     /// of the output layer the mask forbids are skipped and get -infinity.
     public func forward(_ tokens: UnsafeBufferPointer<Int32>, startPosition: Int, computeLogits: Bool = true,
                         mask: UnsafePointer<UInt32>? = nil) throws {
+        try forward(tokens, startPosition: startPosition, cache: cache, logits: computeLogits ? buffers.logits : nil, mask: mask)
+    }
+
+    /// `forward` over an array of tokens.
+    public func forward(_ tokens: [Int32], startPosition: Int, computeLogits: Bool = true, mask: UnsafePointer<UInt32>? = nil) throws {
+        try tokens.withUnsafeBufferPointer { try forward($0, startPosition: startPosition, computeLogits: computeLogits, mask: mask) }
+    }
+
+    /// `forward` into another sequence's `cache` (from `makeCache()`), the last token's logits into
+    /// `logits` (`vocabSize` floats; nil: none computed).
+    public func forward(_ tokens: UnsafeBufferPointer<Int32>, startPosition: Int, cache: KVCache,
+                        logits: UnsafeMutablePointer<Float>?, mask: UnsafePointer<UInt32>? = nil) throws {
         guard startPosition >= 0, startPosition + tokens.count <= cache.capacity else {
             throw LlamaRunError(message: "context overflow: positions \(startPosition)..<\(startPosition + tokens.count) exceed the \(cache.capacity)-token context; shorten the prompt or lower the token limit",
                                 isContextOverflow: true)
@@ -144,17 +156,16 @@ public final class LlamaModel: @unchecked Sendable {
             let count = min(maxBatch, tokens.count - done)
             let last = done + count == tokens.count
             let chunk = UnsafeBufferPointer(rebasing: tokens[done..<(done + count)])
+            for t in 0..<count {
+                let wantsLogits = last && t == count - 1
+                buffers.places[t] = TokenPlace(position: startPosition + done + t, cache: cache,
+                                               logits: wantsLogits ? logits : nil, mask: mask)
+            }
             pool.run { worker in
-                self.forwardBatch(chunk, start: startPosition + done, worker: worker,
-                                  logits: computeLogits && last, mask: mask)
+                self.forwardBatch(chunk, worker: worker, decoding: count == 1, logits: logits != nil && last)
             }
             done += count
         }
-    }
-
-    /// `forward` over an array of tokens.
-    public func forward(_ tokens: [Int32], startPosition: Int, computeLogits: Bool = true, mask: UnsafePointer<UInt32>? = nil) throws {
-        try tokens.withUnsafeBufferPointer { try forward($0, startPosition: startPosition, computeLogits: computeLogits, mask: mask) }
     }
 }
 
@@ -175,6 +186,10 @@ final class ForwardBuffers {
     let ownNormed, ownScale, ownSum: UnsafeMutablePointer<Float>
     let ownQuants: UnsafeMutablePointer<Int8>
     let queryHalf: UnsafeMutablePointer<UInt16>
+    /// Each token's position, cache and logits destination, filled before every pass.
+    let places: UnsafeMutablePointer<TokenPlace>
+    /// The tokens of a batched decode step (one per sequence).
+    let tokens: UnsafeMutablePointer<Int32>
     let positions: Int
     /// Tokens one pass holds at most.
     let batch: Int
@@ -213,6 +228,12 @@ final class ForwardBuffers {
         actQuants = quants.initializeMemory(as: Int8.self, repeating: 0, count: batch * wide)
         hiddenQuants = hiddenBytes.initializeMemory(as: Int8.self, repeating: 0, count: batch * config.hiddenDim)
         queryHalf = halves.initializeMemory(as: UInt16.self, repeating: 0, count: batch * config.dim)
+        let placeBytes = UnsafeMutableRawPointer.allocate(byteCount: batch * MemoryLayout<TokenPlace>.stride,
+                                                          alignment: MemoryLayout<TokenPlace>.alignment)
+        places = placeBytes.bindMemory(to: TokenPlace.self, capacity: batch)
+        let tokenBytes = UnsafeMutableRawPointer.allocate(byteCount: batch * 4, alignment: 64)
+        tokens = tokenBytes.initializeMemory(as: Int32.self, repeating: 0, count: batch)
+        owned += [placeBytes, tokenBytes]
         allocations = owned
     }
 

@@ -18,5 +18,6 @@ let allCommands: [Command.Type] = [
     BenchCommand.self,
     BenchMaskCommand.self,
     BenchSuiteCommand.self,
+    BenchBatchCommand.self,
     HelpCommand.self,
 ]
