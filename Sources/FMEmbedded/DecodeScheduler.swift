@@ -116,19 +116,22 @@ final class DecodeScheduler: @unchecked Sendable {
         }
     }
 
-    /// Takes a slot for `prompt`: the idle one sharing the longest prefix with it (least recently used
-    /// on a tie), else a new one while fewer than `maxSequences` exist, else waits for one. When another
-    /// slot (busy or not) holds a longer shared prefix, its keys and values are copied over (positions
-    /// it holds are never rewritten while it is taken, and slots change hands only under the lock).
-    /// Returns the slot and how many leading prompt tokens its cache now holds (never the whole
-    /// prompt: the last token is always run, for its logits).
+    /// Takes a slot for `prompt`: the idle one sharing the longest exact prefix with it (least recently
+    /// used on a tie), else a new one while fewer than `maxSequences` exist, else waits for one. When
+    /// another slot (busy or not) holds a longer exact shared prefix, its keys and values are copied over
+    /// (positions it holds are never rewritten while it is taken, and slots change hands only under the
+    /// lock); when the prefix cache holds a longer one still, it is restored from there. Only exact keys
+    /// and values are reused, and the rest of the prompt runs in passes shaped like a cold run's, so the
+    /// logits are a cold run's bit for bit whatever ran before (see `restore`). Returns the slot and how
+    /// many leading prompt tokens its cache now holds (never the whole prompt: the last token is always
+    /// run, for its logits).
     func acquire(prompt: [Int32]) -> (SequenceSlot, reuse: Int) {
         lock.lock()
         defer { lock.unlock() }
         while true {
             var best: (slot: SequenceSlot, reuse: Int)?
             for slot in slots where !slot.busy {
-                let reuse = Self.sharedPrefix(slot.tokens, prompt)
+                let reuse = Self.exactSharedPrefix(slot, prompt)
                 if let current = best, current.reuse > reuse || (current.reuse == reuse && current.slot.lastUsed <= slot.lastUsed) {
                     continue
                 }
@@ -142,37 +145,38 @@ final class DecodeScheduler: @unchecked Sendable {
             if let (slot, reuse) = best {
                 slot.busy = true
                 slot.tokens.removeSubrange(reuse...)
-                slot.exactTokens = min(slot.exactTokens, reuse)
+                slot.exactTokens = reuse
                 var longest = (source: slot, shared: reuse)
                 for other in slots where other !== slot && !other.forgetOnRelease {
-                    let shared = Self.sharedPrefix(other.tokens, prompt)
+                    let shared = Self.exactSharedPrefix(other, prompt)
                     if shared > longest.shared { longest = (other, shared) }
                 }
-                var held = reuse
                 if longest.shared > reuse {
                     slot.cache.copyPositions(reuse..<longest.shared, from: longest.source.cache)
-                    if slot.exactTokens == reuse { slot.exactTokens = max(reuse, min(longest.shared, longest.source.exactTokens)) }
-                    held = longest.shared
+                    slot.tokens = Array(prompt[..<longest.shared])
+                    slot.exactTokens = longest.shared
                 }
-                return (slot, restore(prompt, into: slot, holding: held))
+                return (slot, restore(prompt, into: slot))
             }
             lock.wait()
         }
     }
 
-    /// Extends what `slot` holds of `prompt` (its first `held` tokens) from the prefix cache when the
-    /// tree holds more, and records the lookup; returns how many leading tokens need no recomputing. A
-    /// restore stops where the rest of the prompt runs in passes like a cold run's last pass (one token
-    /// alone only when a cold run's is), so a restored prompt gets the cold run's logits bit for bit.
-    private func restore(_ prompt: [Int32], into slot: SequenceSlot, holding held: Int) -> Int {
-        let stored = coldAligned(min(prefixCache.longestPrefix(of: prompt), prompt.count - 1), promptCount: prompt.count)
-        var reuse = held, restored = 0
-        if stored > held {
-            let from = min(held, slot.exactTokens)
-            prefixCache.restore(tokens: prompt, count: stored, into: slot.cache, from: from)
-            (reuse, restored, slot.exactTokens) = (stored, stored - from, stored)
-            slot.tokens = Array(prompt[..<stored])
+    /// Extends what `slot` holds of `prompt` (all of it exact) from the prefix cache when the tree holds
+    /// more, then cuts the reuse back where needed so that the rest of the prompt runs in passes shaped
+    /// like a cold run's last pass (a token alone, whose attention runs decode-step arithmetic, only when
+    /// a cold run's is), and records the lookup; returns how many leading tokens need no recomputing.
+    private func restore(_ prompt: [Int32], into slot: SequenceSlot) -> Int {
+        let held = slot.exactTokens
+        let stored = min(prefixCache.longestPrefix(of: prompt), prompt.count - 1)
+        let reuse = coldAligned(max(held, stored), promptCount: prompt.count)
+        var restored = 0
+        if reuse > held {
+            prefixCache.restore(tokens: prompt, count: reuse, into: slot.cache, from: held)
+            restored = reuse - held
         }
+        slot.tokens = Array(prompt[..<reuse])
+        slot.exactTokens = reuse
         prefixCache.record(promptTokens: prompt.count, reusedTokens: reuse, restoredTokens: restored)
         return reuse
     }
@@ -225,11 +229,12 @@ final class DecodeScheduler: @unchecked Sendable {
 
     /// Notes that `slot` holds `prompt`, prefilled from position `start`, and stores its exact part in
     /// the prefix cache: what a cold run would hold, so not a last pass of one token (decode-step
-    /// attention) nor anything computed on top of inexact keys and values. The slot's request owns it.
+    /// attention; `acquire` reuses only exact tokens, so everything before `start` is). The slot's
+    /// request owns it.
     private func storeExactPrefix(of prompt: [Int32], prefilledFrom start: Int, in slot: SequenceSlot) {
         let lastPass = (prompt.count - start - 1) % model.maxBatch + 1
         let exact = lock.withLock {
-            if slot.exactTokens == start { slot.exactTokens = lastPass == 1 ? prompt.count - 1 : prompt.count }
+            slot.exactTokens = lastPass == 1 ? prompt.count - 1 : prompt.count
             return slot.exactTokens
         }
         prefixCache.store(tokens: Array(prompt[..<exact]), from: slot.cache)
@@ -311,6 +316,12 @@ final class DecodeScheduler: @unchecked Sendable {
         statistics.largestBatch = max(statistics.largestBatch, batchSlots.count)
         modelBusy = false
         lock.broadcast()
+    }
+
+    /// How many leading tokens of `prompt` `slot` holds exactly (as a cold prefill would), at most
+    /// `prompt.count - 1`.
+    static func exactSharedPrefix(_ slot: SequenceSlot, _ prompt: [Int32]) -> Int {
+        min(sharedPrefix(slot.tokens, prompt), slot.exactTokens)
     }
 
     /// How many leading tokens `cached` and `prompt` share, at most `prompt.count - 1`.

@@ -19,10 +19,12 @@ public struct ResolvedEngine: Sendable {
 /// the suite's `model:` key, then `--model` and `--cassette`, then each `--engine-option`. `model:`,
 /// `--model` and `--cassette` set the options of those names only on engines that declare them. Options
 /// left out that have a default get it, so cases group by the engine they really run on. A case scored
-/// from a recorded transcript resolves to `recorded` whatever the flags say: no engine runs for it.
+/// from a recorded transcript resolves to `recorded` whatever the flags say: no engine runs for it; one
+/// that plays Apple's model through a script (`ScriptedStandIns`) keeps its suite's engine.
 public enum EngineResolution {
     /// The resolved engine of `item` under `request` (nil request: the suite's engine as written).
     public static func resolve(_ item: ExpandedCase, request: RunRequest?) -> ResolvedEngine {
+        let request = ScriptedStandIns.contains(item) ? nil : request
         let spec = item.engineSpec
         let written = (spec.location ?? item.location).description
         if item.recorded != nil {

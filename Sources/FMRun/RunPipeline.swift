@@ -146,6 +146,7 @@ public enum RunPipeline {
         plan.cases = cases
         if request.keepGoing { plan.warnings += RecordedCases.problems(of: cases).map { "\($0.description) (--keep-going: listed as an error)" } }
         if let note = RecordedCases.flagNote(cases, request: request) { plan.notes.append(note) }
+        if let note = ScriptedStandIns.flagNote(cases, request: request) { plan.notes.append(note) }
         if let rerun = request.rerun, rerun.kind == .retryErrors {
             let retried = Set(cases.map(\.id))
             plan.carried = rerun.results.cases.filter { !retried.contains($0.id) }

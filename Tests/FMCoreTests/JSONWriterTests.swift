@@ -69,3 +69,16 @@ import Testing
     #expect(keyOrder(counts.first) == keys.sorted())
     #expect(text.hasPrefix(#"{"name":"n","details":{"key0":"vkey0","key1":"vkey1","key10":"vkey10""#))
 }
+
+/// Integer widths other than Int and Float values encode as numbers (they once recursed until the stack
+/// overflowed), and an unsigned value past Int.max is an encoding error, never a changed number.
+@Test func otherIntegerWidthsAndFloatsEncodeAsNumbers() throws {
+    struct Widths: Encodable {
+        var seed: UInt64 = 42, small: Int8 = -3, count: UInt32 = 7, ratio: Float = 0.5
+        var list: [UInt16] = [1, 2]
+        var single: UInt64? = 9
+    }
+    #expect(try ContentEncoder.jsonText(Widths()) == #"{"seed":42,"small":-3,"count":7,"ratio":0.5,"list":[1,2],"single":9}"#)
+    #expect(try ContentEncoder.jsonText([UInt64(5)]) == "[5]")
+    #expect(throws: EncodingError.self) { try ContentEncoder.jsonText([UInt64.max]) }
+}

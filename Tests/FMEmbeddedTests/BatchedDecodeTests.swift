@@ -189,10 +189,11 @@ private func fedTokens(_ result: GenerationResult) -> Int {
         let generator = Generator(model: model, maxSequences: 2)
         let results = runConcurrently([Job(prompt: first, maxTokens: 4), Job(prompt: second, maxTokens: 4)], on: generator)
         #expect(results.allSatisfy { (try? $0.get().reusedPromptTokens) == 0 })
-        // Both prompts stay cached, one per slot: each comes back with all but its last token reused.
+        // Both prompts stay cached, one per slot: each comes back with all but its last two tokens
+        // reused (they run together, as in a cold run's last pass: the logits stay a cold run's).
         for prompt in [second, first, second] {
             let again = try generator.generate(GenerationRequest(prompt: prompt, maxTokens: 2, stopTokens: [2]))
-            #expect(again.reusedPromptTokens == prompt.count - 1)
+            #expect(prompt.count < 128 && again.reusedPromptTokens == prompt.count - 2)
         }
         #expect(generator.decodeStats.largestBatch == 2)
     }

@@ -67,6 +67,8 @@ private enum RealModel {
         #expect(fresh.reusedPromptTokens == 0)
         #expect(fresh.tokens == reused.tokens)
         let repeated = try generator.generate(GenerationRequest(prompt: second, maxTokens: 12, stopTokens: [2]))
-        #expect(repeated.reusedPromptTokens == second.count - 1 && repeated.tokens == fresh.tokens)
+        // A repeat recomputes its last two tokens together, as a cold run's last pass has them (a token
+        // alone would run decode-step attention, whose sums are ordered differently).
+        #expect(second.count < 128 && repeated.reusedPromptTokens == second.count - 2 && repeated.tokens == fresh.tokens)
     }
 }

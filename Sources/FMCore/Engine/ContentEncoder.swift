@@ -124,6 +124,16 @@ final class Slot {
     func set<Value: Encodable>(_ value: Value, codingPath: [CodingKey]) throws {
         if let direct = ContentEncoder.directContent(of: value) {
             state = .value(direct)
+        } else if let integer = value as? any FixedWidthInteger {
+            // Other integer widths than Int reach here through the containers' generic `encode`; encoding
+            // them with `value.encode(to:)` would come back to it forever.
+            guard let exact = Int(exactly: integer) else {
+                throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: codingPath,
+                    debugDescription: "\(integer) is outside the 64-bit signed integers results hold"))
+            }
+            state = .value(GeneratedContent(exact))
+        } else if let float = value as? Float {
+            state = .value(number(Double(float)))
         } else if let dictionary = value as? [String: any Encodable] {
             becomeObject()
             for key in dictionary.keys.sorted() {
