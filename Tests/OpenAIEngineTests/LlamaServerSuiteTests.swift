@@ -17,6 +17,10 @@ import Testing
                "required-wrong-argument-names/vienna", "tool-call-streamed-as-text/tokyo"].map { $0 + "@grammar" }
             + ["vienna-berlin", "paris-london", "rome-madrid", "new-york-boston", "sydney-melbourne", "cairo-dubai", "chicago-denver"]
                 .map { "parallel-tool-calls/" + $0 }
+            + ["parallel-tool-calls-never-made/vienna-berlin@required"]
+        let unanchored = "llama-server does not support a pattern that is not anchored (^…$): it warns and accepts any string, "
+            + "so the guide goes unenforced (Foundation Models' patterns match the whole string)"
+        let patternCases = ["nullable-format-length-guides/booking-code-length@grammar", "nullable-format-length-guides/format-date-as-pattern@grammar"]
         let enumCases = ["sentiment/broke@plain", "sentiment/broke@terse", "sentiment/great-screen@terse"]
         let profile = [
             "device-guide-enforcement/beijing@strict": tools,
@@ -30,7 +34,7 @@ import Testing
         let estimate = "the openai engine estimates prompt tokens (4 bytes each), so the window leaves its second turn "
             + "room that SmolLM2's tokenizer does not"
         return Dictionary(uniqueKeysWithValues: toolCases.map { ($0, tools) } + enumCases.map { ($0, enumPick) } + profile.map { ($0, $1) }
-                          + [("device-context-window/uncompacted-history-overflows", estimate)])
+                          + patternCases.map { ($0, unanchored) } + [("device-context-window/uncompacted-history-overflows", estimate)])
     }()
 
     /// The built `fmeval` beside the test bundle (or `$FMEVAL_BIN`).
