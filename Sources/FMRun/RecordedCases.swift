@@ -15,8 +15,7 @@ public enum RecordedCases {
     /// The note that `--engine`, `--model`, `--cassette` and `--engine-option` leave recorded cases
     /// alone (they are scored from their transcripts); nil when no such flag meets a recorded case.
     static func flagNote(_ cases: [ExpandedCase], request: RunRequest) -> String? {
-        let flags = [request.engine.map { _ in "--engine" }, request.model.map { _ in "--model" }, request.cassette.map { _ in "--cassette" },
-                     request.engineOptions.isEmpty ? nil : "--engine-option"].compactMap { $0 }
+        let flags = request.engineFlagNames
         let recorded = cases.filter { $0.recorded != nil }
         guard !flags.isEmpty, !recorded.isEmpty else { return nil }
         let suites = Array(Set(recorded.map(\.suite))).sorted()

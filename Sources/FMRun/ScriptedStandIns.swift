@@ -12,8 +12,7 @@ public enum ScriptedStandIns {
 
     /// The note that the engine flags leave such cases on their script; nil when no flag meets one.
     static func flagNote(_ cases: [ExpandedCase], request: RunRequest) -> String? {
-        let flags = [request.engine.map { _ in "--engine" }, request.model.map { _ in "--model" }, request.cassette.map { _ in "--cassette" },
-                     request.engineOptions.isEmpty ? nil : "--engine-option"].compactMap { $0 }
+        let flags = request.engineFlagNames
         let standIns = cases.filter(contains)
         guard !flags.isEmpty, !standIns.isEmpty else { return nil }
         let suites = Array(Set(standIns.map(\.suite))).sorted()

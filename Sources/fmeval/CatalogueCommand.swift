@@ -104,17 +104,10 @@ struct CatalogueCommand: Command {
         request.engineOptions = engineFlags.options
         request.model = model
         request.options = RunnerOptions(jobs: jobs)
-        do {
+        return try mappingRunErrors {
             let plan = try RunPipeline.plan(request)
             printError("catalogue: running \(plan.cases.count) case\(plan.cases.count == 1 ? "" : "s")")
             return try RunPipeline.execute(request, plan: plan, notice: { printError("fmeval: \($0)") })
-        } catch let error as RunnerError {
-            switch error {
-            case .invalidInput(let message): throw CLIError.invalidInput(message)
-            case .infrastructure(let message): throw CLIError.infrastructure(message)
-            }
-        } catch let error as EngineSetupError {
-            throw error.isInvalidInput ? CLIError.invalidInput(error.message) : CLIError.infrastructure(error.message)
         }
     }
 

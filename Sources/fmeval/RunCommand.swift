@@ -150,7 +150,7 @@ struct RunCommand: Command {
             request.rerun = try loadRerun(.retryErrors, path: retryErrors, isDefault: false)
         }
 
-        do {
+        return try mappingRunErrors {
             let plan = try RunPipeline.plan(request)
             for warning in plan.warnings { printError("fmeval: warning: \(warning)") }
             if let nothing = plan.nothingToRerun {
@@ -191,13 +191,6 @@ struct RunCommand: Command {
                 return ExitCode.invalidInput
             }
             return code
-        } catch let error as RunnerError {
-            switch error {
-            case .invalidInput(let message): throw CLIError.invalidInput(message)
-            case .infrastructure(let message): throw CLIError.infrastructure(message)
-            }
-        } catch let error as EngineSetupError {
-            throw error.isInvalidInput ? CLIError.invalidInput(error.message) : CLIError.infrastructure(error.message)
         }
     }
 

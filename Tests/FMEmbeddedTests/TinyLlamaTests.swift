@@ -166,7 +166,8 @@ private final class SetConstraint: TokenConstraint {
         #expect(constrained.tokens.count == 6 && constrained.tokens.allSatisfy { [7, 9, 11].contains($0) })
         #expect(constraint.accepted == constrained.tokens && constrained.finishReason == .length)
         let greedy = try generator.generate(GenerationRequest(prompt: [1, 2, 3], maxTokens: 6))
-        #expect(greedy.reusedPromptTokens == 2)
+        // The last two prompt tokens run together, as in a cold run's pass, so the logits stay a cold run's.
+        #expect(greedy.reusedPromptTokens == 1)
         let stop = greedy.tokens[2]
         let stopped = try generator.generate(GenerationRequest(prompt: [1, 2, 3], maxTokens: 6, stopTokens: [stop]))
         #expect(stopped.tokens == Array(greedy.tokens.prefix { $0 != stop }) && stopped.finishReason == .stop(stop))
