@@ -72,6 +72,7 @@ public enum EngineRegistry {
         ScriptedEngine.descriptor,
         ReplayEngine.descriptor,
         OpenAIEngine.descriptor,
+        SystemEngineEntry.descriptor,
     ]
 
     /// Names reserved for engines this build does not include, with one line on each.

@@ -70,7 +70,7 @@ private func write(_ text: String, _ name: String, in folder: URL) throws -> Str
         let help = try runFMEval(command)
         #expect(help.status == 0)
         for line in ["--engine-option KEY=VALUE", "embedded  ", "scripted  ", "replay  ", "cassette (string, required)",
-                     "model (string)", "openai    an OpenAI-compatible", "baseURL (string, required)", "apple     reserved"] {
+                     "model (string)", "openai    an OpenAI-compatible", "baseURL (string, required)", "system    Apple's on-device model", "apple     reserved"] {
             #expect(help.stdout.contains(line), "\(command) help lacks '\(line)'")
         }
     }
@@ -79,7 +79,7 @@ private func write(_ text: String, _ name: String, in folder: URL) throws -> Str
     let document = try #require(try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [String: Any])
     let engine = try #require((document["$defs"] as? [String: Any])?["engine"] as? [String: Any])
     let names = ((engine["anyOf"] as? [[String: Any]])?.first?["enum"] as? [String]) ?? []
-    #expect(names == ["embedded", "scripted", "replay", "openai", "apple"])
+    #expect(names == ["embedded", "scripted", "replay", "openai", "system", "apple"])
 }
 
 @Test func respondChecksItsEngineFlagsBeforeLoadingAnything() throws {

@@ -25,7 +25,7 @@ private func request(_ configure: (inout RunRequest) -> Void = { _ in }) -> RunR
 
 @Test func unknownNamesAndWrongTypesAreLocatedOncePerSuite() throws {
     let items = try cases("suite: x\nengine: embeded\ncases:\n  - { id: a, prompt: hi }\n  - { id: b, prompt: ho }\n")
-    #expect(EngineResolution.problems(for: items, request: nil) == ["\(file):2:9: error: unknown engine 'embeded'; did you mean 'embedded'? use one of embedded, scripted, replay, openai, apple"])
+    #expect(EngineResolution.problems(for: items, request: nil) == ["\(file):2:9: error: unknown engine 'embeded'; did you mean 'embedded'? use one of embedded, scripted, replay, openai, system, apple"])
     let typed = try cases("suite: x\nvariants:\n  - { name: v, engine: { name: embedded, model: 3 } }\ncases:\n  - { id: a, prompt: hi }\n")
     #expect(EngineResolution.problems(for: typed, request: nil) == ["\(file):3:42: error: engine option 'model' of engine 'embedded' must be a string, not number 3"])
 }

@@ -4,8 +4,8 @@ import FMCore
 @testable import FMEngines
 
 @Test func theRegistryIsTheOneListOfEngines() {
-    #expect(EngineRegistry.names == ["embedded", "scripted", "replay", "openai"])
-    #expect(EngineRegistry.knownNames == ["embedded", "scripted", "replay", "openai", "apple"])
+    #expect(EngineRegistry.names == ["embedded", "scripted", "replay", "openai", "system"])
+    #expect(EngineRegistry.knownNames == ["embedded", "scripted", "replay", "openai", "system", "apple"])
     #expect(EngineRegistry.descriptor(named: EngineRegistry.defaultEngine) != nil)
     #expect(EngineRegistry.descriptor(named: "embedded")?.options.map(\.name) == ["model", "prefixCacheMB"])
     #expect(EngineRegistry.descriptor(named: "replay")?.option("cassette")?.isRequired == true)
@@ -20,7 +20,7 @@ import FMCore
     ("scripted", ["model": GeneratedContent("m")], "engine option 'model' is not an option of engine 'scripted' (it takes no options)"),
     ("embedded", ["model": GeneratedContent(3)], "engine option 'model' of engine 'embedded' must be a string, not number 3"),
     ("replay", [:], "engine 'replay' needs option 'cassette'"),
-    ("embeded", [:], "unknown engine 'embeded'; did you mean 'embedded'? use one of embedded, scripted, replay, openai, apple"),
+    ("embeded", [:], "unknown engine 'embeded'; did you mean 'embedded'? use one of embedded, scripted, replay, openai, system, apple"),
 ])
 func badConfigurationsNameTheProblem(name: String, options: [String: GeneratedContent], message: String) {
     let problems = EngineRegistry.problems(EngineConfiguration(name: name, options: options))
@@ -43,7 +43,7 @@ func badConfigurationsNameTheProblem(name: String, options: [String: GeneratedCo
         Issue.record("expected a setup error")
     } catch let error as EngineSetupError {
         #expect(!error.isInvalidInput)
-        #expect(error.message.contains("not available in this build (available: embedded, scripted, replay, openai)"))
+        #expect(error.message.contains("not available in this build (available: embedded, scripted, replay, openai, system)"))
     } catch {
         Issue.record("unexpected \(error)")
     }
