@@ -120,6 +120,14 @@ enum InitTemplates {
           - name: Run the suites
             run: .fmeval/.build/release/fmeval run suites --junit reports/junit.xml --html reports/report.html
 
+          # Apple's on-device model (engine system) runs only on a Mac with macOS 26 or later and Apple
+          # Intelligence turned on. Record it there, and commit the cassette:
+          #   fmeval run suites --engine system --record suites/device.cassette.json
+          # Then gate on Apple's recorded answers here, on Linux, with a step like this one:
+          #   - name: Replay Apple's model
+          #     run: .fmeval/.build/release/fmeval run suites --cassette suites/device.cassette.json
+          # A changed prompt, schema or option is a cassette miss (exit 3): record again on the Mac.
+
           - name: Upload the reports
             if: always()
             uses: actions/upload-artifact@v4
