@@ -123,6 +123,11 @@ struct SystemTurn: Sendable {
         }
         historyJSON = Data(FMCore.Transcript(entries: Array(entries[..<promptIndex])).jsonString.utf8)
         self.prompt = prompt.segments.map(\.text).joined()
+        if request.schema != nil && !request.constrained {
+            throw FMCore.LanguageModelError.unsupportedCapability(.init(debugDescription:
+                "engine 'system': Apple's session always enforces a response schema; the prompt-only channel "
+                    + "(constrained: false) has no Foundation Models equivalent"))
+        }
         schemaJSON = request.schema.map { Data($0.jsonString.utf8) }
         includeSchemaInPrompt = request.includeSchemaInPrompt
         switch request.toolCallingMode {
