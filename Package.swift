@@ -17,8 +17,9 @@ let package = Package(
         .target(name: "FMCore"),
         // GenerationSchema -> grammar -> token masks.
         .target(name: "FMGrammar", dependencies: ["FMCore"]),
-        // Innermost quantized dot-product kernels (C, run-time CPU dispatch).
-        .target(name: "FMKernels"),
+        // Innermost quantized dot-product kernels (C, run-time CPU dispatch). No contraction of a·b + c into
+        // one fused multiply-add: every level must round as the others (docs/engine.md, "Kernels").
+        .target(name: "FMKernels", cSettings: [.unsafeFlags(["-ffp-contract=off"])]),
         // C's standard output stream for the CLI (Swift 6 cannot read C's `stdout` global).
         .target(name: "FMStdio"),
         // GGUF reader, tokenizer, llama forward pass, KV cache.

@@ -41,6 +41,8 @@ public final class LlamaModel: @unchecked Sendable {
     public let maxBatch: Int
     /// The matrix–matrix kernel prefill passes use for Q4_1 weights.
     public let prefillKernel: PrefillKernel
+    /// The C kernels' level every forward pass computes at (`pool`'s).
+    public var kernelLevel: KernelLevel { pool.kernelLevel }
     /// The KV cache size when none is asked for: the model's context length, but at most this many positions.
     public static let defaultContextCap = 8192
     /// The largest KV cache a caller may ask for, in positions.
@@ -55,13 +57,14 @@ public final class LlamaModel: @unchecked Sendable {
     private let keepAlive: AnyObject?
 
     /// Loads the model in `file`; `contextLength` (default: the model's, at most `defaultContextCap`)
-    /// sizes the KV cache; `prefillKernel` nil: the one `FMEVAL_PREFILL_KERNEL` names.
+    /// sizes the KV cache; `prefillKernel` nil: the one `FMEVAL_PREFILL_KERNEL` names; `kernelLevel`
+    /// nil: the one `FMEVAL_KERNEL_LEVEL` names (the detected level by default).
     public convenience init(file: GGUFFile, contextLength: Int? = nil, threads: Int = ThreadPool.defaultThreadCount,
-                            prefillKernel: PrefillKernel? = nil) throws {
+                            prefillKernel: PrefillKernel? = nil, kernelLevel: KernelLevel? = nil) throws {
         let config = try LlamaConfig(file: file)
         let weights = try LlamaWeights(file: file, config: config)
-        try self.init(config: config, weights: weights, file: file, keepAlive: nil,
-                      contextLength: contextLength, threads: threads, prefillKernel: prefillKernel)
+        try self.init(config: config, weights: weights, file: file, keepAlive: nil, contextLength: contextLength,
+                      threads: threads, prefillKernel: prefillKernel, kernelLevel: kernelLevel)
     }
 
     /// Maps and loads the GGUF model at `path`.
@@ -70,14 +73,16 @@ public final class LlamaModel: @unchecked Sendable {
     }
 
     /// A model over weights already in memory; `keepAlive` owns the storage they point into.
-    /// `prefillKernel` nil: the one `FMEVAL_PREFILL_KERNEL` names (tiles by default).
+    /// `prefillKernel` nil: the one `FMEVAL_PREFILL_KERNEL` names (tiles by default); `kernelLevel` nil:
+    /// the one `FMEVAL_KERNEL_LEVEL` names (the detected level by default).
     public init(config: LlamaConfig, weights: LlamaWeights, file: GGUFFile?, keepAlive: AnyObject?,
                 contextLength: Int? = nil, threads: Int = ThreadPool.defaultThreadCount, maxBatch: Int = 128,
-                prefillKernel: PrefillKernel? = nil) throws {
+                prefillKernel: PrefillKernel? = nil, kernelLevel: KernelLevel? = nil) throws {
         if let problem = config.validationProblem {
             throw LlamaRunError(message: "unsupported model shape: \(problem)", isContextOverflow: false)
         }
         self.prefillKernel = try prefillKernel ?? PrefillKernel.fromEnvironment()
+        let level = try kernelLevel ?? KernelLevel.fromEnvironment()
         self.config = config
         self.weights = weights
         self.file = file
@@ -85,7 +90,7 @@ public final class LlamaModel: @unchecked Sendable {
         self.maxBatch = max(1, maxBatch)
         let positions = max(1, min(contextLength ?? min(config.contextLength, Self.defaultContextCap), Self.maxContextLength))
         cache = KVCache(layerCount: config.layerCount, kvDim: config.kvDim, capacity: positions)
-        pool = ThreadPool(threadCount: threads)
+        pool = ThreadPool(threadCount: threads, kernelLevel: level)
         norms = .allocate(capacity: (2 * config.layerCount + 1) * config.dim)
         layers = .allocate(capacity: config.layerCount)
         for (i, layer) in weights.layers.enumerated() {

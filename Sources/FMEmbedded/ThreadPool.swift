@@ -10,22 +10,29 @@ import FMKernels
 /// `run` hands the same body to every thread (the caller is thread 0); inside it, threads split
 /// work by index and meet at `barrier()`. Idle workers spin briefly, then sleep on a condition
 /// variable, so a pool between requests costs no CPU. One `run` at a time (the engine serializes).
+/// Every thread of a run computes at the pool's kernel level (the C library's level is per thread).
 // @unchecked Sendable: `workers` changes only in `init` and is read only in `deinit`; `run` is called one at a time.
 public final class ThreadPool: @unchecked Sendable {
     /// Threads taking part in each `run`, the caller included.
     public let threadCount: Int
+    /// The kernel level every thread of a run uses.
+    public let kernelLevel: KernelLevel
     private let shared: PoolShared
     private var workers: [pthread_t] = []
 
-    /// Starts `threadCount - 1` workers (at least one thread: the caller).
-    public init(threadCount: Int) {
+    /// Starts `threadCount - 1` workers (at least one thread: the caller) that compute at `kernelLevel`
+    /// (one this CPU runs; default: the detected level).
+    public init(threadCount: Int, kernelLevel: KernelLevel = .detected) {
         self.threadCount = max(1, threadCount)
+        self.kernelLevel = kernelLevel
         shared = PoolShared(threadCount: self.threadCount)
         for index in 1..<self.threadCount {
-            let context = Unmanaged.passRetained(WorkerContext(shared: shared, index: index)).toOpaque()
+            let context = Unmanaged.passRetained(WorkerContext(shared: shared, index: index, kernelLevel: kernelLevel))
+                .toOpaque()
             var thread = pthread_t()
             let status = pthread_create(&thread, nil, { raw in
                 let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
+                fmk_set_level(context.kernelLevel.rawValue)
                 context.shared.workerLoop(index: context.index)
                 return nil
             }, context)
@@ -53,8 +60,12 @@ public final class ThreadPool: @unchecked Sendable {
         for thread in workers { pthread_join(thread, nil) }
     }
 
-    /// Runs `body(index)` on every thread, index 0 on the caller, and returns when all are done.
+    /// Runs `body(index)` on every thread, index 0 on the caller, and returns when all are done. The
+    /// caller computes at the pool's kernel level during the run and at its own level again after it.
     public func run(_ body: (Int) -> Void) {
+        let callerLevel = fmk_thread_level()
+        fmk_set_level(kernelLevel.rawValue)
+        defer { fmk_set_level(callerLevel) }
         withoutActuallyEscaping(body) { escapable in
             shared.start(escapable)
             escapable(0)
@@ -91,11 +102,16 @@ private final class FirstFailure: @unchecked Sendable {
     var error: Error? { lock.withLock { first } }
 }
 
-/// What a worker thread needs: the shared state and its index.
+/// What a worker thread needs: the shared state, its index and its kernel level.
 private final class WorkerContext {
     let shared: PoolShared
     let index: Int
-    init(shared: PoolShared, index: Int) { self.shared = shared; self.index = index }
+    let kernelLevel: KernelLevel
+    init(shared: PoolShared, index: Int, kernelLevel: KernelLevel) {
+        self.shared = shared
+        self.index = index
+        self.kernelLevel = kernelLevel
+    }
 }
 
 /// State shared by the pool's threads; counters live on separate cache lines.

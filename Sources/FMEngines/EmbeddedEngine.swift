@@ -44,6 +44,10 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
         identity = EngineIdentity(name: "embedded", model: modelName, modelHash: modelHash)
     }
 
+    /// The C kernels' level the model computes at (`kernelLevel`), recorded in the results fingerprint so
+    /// that runs differing only in level show it (every level gives the same bits; speed differs).
+    public var runDetails: [String: String] { ["kernelLevel": generator.model.kernelLevel.name] }
+
     /// The prompt's token ids for `request`.
     public func promptTokens(for request: EngineRequest) throws -> [Int32] {
         let messages = try EmbeddedPromptFormat.messages(for: request, defaultSystemPrompt: template.defaultSystemPrompt)

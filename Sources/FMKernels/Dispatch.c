@@ -1,4 +1,5 @@
 // Run-time CPU dispatch, half-float conversion and the dispatching entry points of the matrix kernels.
+// Every level gives the same bits (see FMKernels.h), checked by KernelLevelTests and .ci/kernels-aarch64.
 #include "Internal.h"
 #include <math.h>
 #include <string.h>
@@ -10,17 +11,54 @@ static int process_level = -1;
 /// runs the kernels at each level cannot change the level of a model running on other threads.
 static _Thread_local int thread_level = -1;
 
-int fmk_detected_level(void) {
-#ifdef FMK_X86
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx2") &&
-        __builtin_cpu_supports("fma")) {
-        return FMK_LEVEL_AVX512VNNI;
-    }
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return FMK_LEVEL_AVX2;
+#if defined(FMK_ARM64) && defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_ASIMDDP
+#define HWCAP_ASIMDDP (1 << 20)
 #endif
+#endif
+
+#ifdef FMK_ARM64
+/// Whether the CPU has the Armv8.2 dot-product instructions (`sdot`): the kernel's hardware
+/// capabilities on Linux; every Apple silicon core has them; elsewhere assumed absent.
+static int has_dotprod(void) {
+#if defined(__APPLE__)
+    return 1;
+#elif defined(__linux__)
+    return (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0;
+#else
+    return 0;
+#endif
+}
+#endif
+
+int fmk_level_available(int level) {
+    switch (level) {
+    case FMK_LEVEL_PORTABLE: return 1;
+#ifdef FMK_X86
+    case FMK_LEVEL_AVX2:
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case FMK_LEVEL_AVX512VNNI:
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx2") &&
+               __builtin_cpu_supports("fma");
+#endif
+#ifdef FMK_ARM64
+    case FMK_LEVEL_NEON: return 1;
+    case FMK_LEVEL_NEON_DOTPROD: return has_dotprod();
+#endif
+    default: return 0;
+    }
+}
+
+int fmk_detected_level(void) {
+    static const int fastest_first[] = {FMK_LEVEL_AVX512VNNI, FMK_LEVEL_AVX2, FMK_LEVEL_NEON_DOTPROD, FMK_LEVEL_NEON};
+    for (size_t i = 0; i < sizeof fastest_first / sizeof fastest_first[0]; i++) {
+        if (fmk_level_available(fastest_first[i])) return fastest_first[i];
+    }
     return FMK_LEVEL_PORTABLE;
 }
 
@@ -34,16 +72,19 @@ int fmk_active_level(void) {
 }
 
 int fmk_set_level(int level) {
-    int detected = fmk_detected_level();
-    if (level < FMK_LEVEL_PORTABLE) level = FMK_LEVEL_PORTABLE;
-    thread_level = level > detected ? detected : level;
-    return thread_level;
+    if (level != -1 && !fmk_level_available(level)) return -1;
+    thread_level = level;
+    return 0;
 }
+
+int fmk_thread_level(void) { return thread_level; }
 
 const char *fmk_level_name(int level) {
     switch (level) {
     case FMK_LEVEL_AVX2: return "avx2";
     case FMK_LEVEL_AVX512VNNI: return "avx512-vnni";
+    case FMK_LEVEL_NEON: return "neon";
+    case FMK_LEVEL_NEON_DOTPROD: return "neon-dotprod";
     default: return "portable";
     }
 }
@@ -115,6 +156,12 @@ void fmk_matvec_q4_1(const void *w, int n, int row0, int row1,
         return;
     }
 #endif
+#ifdef FMK_ARM64
+    if (level >= FMK_LEVEL_NEON) {
+        fmk_matvec_q4_1_neon(level == FMK_LEVEL_NEON_DOTPROD, w, n, row0, row1, xq, xd, xs, out);
+        return;
+    }
+#endif
     (void)level;
     fmk_matvec_q4_1_portable(w, n, row0, row1, xq, xd, xs, out);
 }
@@ -126,6 +173,12 @@ void fmk_matmul_q4_1(const void *w, int n, int row0, int row1,
 #ifdef FMK_X86
     if (level >= FMK_LEVEL_AVX2) {
         fmk_matmul_q4_1_x86(level == FMK_LEVEL_AVX512VNNI, w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
+        return;
+    }
+#endif
+#ifdef FMK_ARM64
+    if (level >= FMK_LEVEL_NEON) {
+        fmk_matmul_q4_1_neon(level == FMK_LEVEL_NEON_DOTPROD, w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
         return;
     }
 #endif
@@ -144,7 +197,7 @@ void fmk_matmul_q4_1_tiled(const void *w, int n, int row0, int row1,
     }
 #endif
     (void)level;
-    fmk_matmul_q4_1_portable(w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
+    fmk_matmul_q4_1(w, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
 }
 
 void fmk_matvec_q8_0(const void *w, int n, int row0, int row1,
@@ -153,6 +206,12 @@ void fmk_matvec_q8_0(const void *w, int n, int row0, int row1,
 #ifdef FMK_X86
     if (level >= FMK_LEVEL_AVX2) {
         fmk_matvec_q8_0_x86(level == FMK_LEVEL_AVX512VNNI, w, n, row0, row1, xq, xd, mask, out);
+        return;
+    }
+#endif
+#ifdef FMK_ARM64
+    if (level >= FMK_LEVEL_NEON) {
+        fmk_matvec_q8_0_neon(level == FMK_LEVEL_NEON_DOTPROD, w, n, row0, row1, xq, xd, mask, out);
         return;
     }
 #endif
@@ -167,6 +226,12 @@ void fmk_matmul_q8_0(const void *w, int n, int row0, int row1,
 #ifdef FMK_X86
     if (level >= FMK_LEVEL_AVX2) {
         fmk_matmul_q8_0_x86(level == FMK_LEVEL_AVX512VNNI, w, n, row0, row1, xq, xd, ntok, out, out_stride);
+        return;
+    }
+#endif
+#ifdef FMK_ARM64
+    if (level >= FMK_LEVEL_NEON) {
+        fmk_matmul_q8_0_neon(level == FMK_LEVEL_NEON_DOTPROD, w, n, row0, row1, xq, xd, ntok, out, out_stride);
         return;
     }
 #endif

@@ -3,11 +3,22 @@
 #include "include/FMKernels.h"
 #include <math.h>
 
+// Every level must round as the others do, so no compiler may fuse a multiply and an add on its own:
+// fused multiply-adds are written out (`fmaf`, intrinsics) where ggml's order has them. Clang honours
+// this pragma; GCC ignores it, so builds also pass -ffp-contract=off (Package.swift, .ci/kernels-aarch64).
+#pragma STDC FP_CONTRACT OFF
+
 #if defined(__x86_64__) || defined(__i386__)
 #define FMK_X86 1
 #include <immintrin.h>
 #define FMK_AVX2 __attribute__((target("avx2,fma,f16c")))
 #define FMK_VNNI __attribute__((target("avx2,fma,f16c,avx512f,avx512vl,avx512bw,avx512dq,avx512vnni")))
+#endif
+
+#if defined(__aarch64__)
+#define FMK_ARM64 1
+#include <arm_neon.h>
+#define FMK_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
 #endif
 
 /// Bytes of one Q4_1 block.
@@ -37,6 +48,12 @@ FMK_VNNI static inline __m512 exp16(__m512 x) {
 
 static inline uint16_t fmk_read_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 
+/// The sum of a block dot product's eight lane accumulators in the order of the x86 levels' horizontal
+/// sum (halves, then quarters, then the pair): ((a0+a4)+(a2+a6)) + ((a1+a5)+(a3+a7)).
+static inline float fmk_sum_lanes(const float *a) {
+    return ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]));
+}
+
 // Per-level implementations.
 void fmk_matvec_q4_1_portable(const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                               const float *xd, const float *xs, float *out);
@@ -46,6 +63,16 @@ void fmk_matvec_q8_0_portable(const uint8_t *w, int n, int row0, int row1, const
                               const float *xd, const uint32_t *mask, float *out);
 void fmk_matmul_q8_0_portable(const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                               const float *xd, int ntok, float *out, size_t out_stride);
+#ifdef FMK_ARM64
+void fmk_matvec_q4_1_neon(int dotprod, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
+                          const float *xd, const float *xs, float *out);
+void fmk_matmul_q4_1_neon(int dotprod, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
+                          const float *xd, const float *xs, int ntok, float *out, size_t out_stride);
+void fmk_matvec_q8_0_neon(int dotprod, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
+                          const float *xd, const uint32_t *mask, float *out);
+void fmk_matmul_q8_0_neon(int dotprod, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
+                          const float *xd, int ntok, float *out, size_t out_stride);
+#endif
 #ifdef FMK_X86
 void fmk_matvec_q4_1_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, const float *xs, float *out);

@@ -11,6 +11,8 @@ int64_t fmk_atomic_add(int64_t *p, int64_t delta) { return __atomic_add_fetch(p,
 void fmk_cpu_relax(void) {
 #ifdef FMK_X86
     _mm_pause();
+#elif defined(FMK_ARM64)
+    __asm__ __volatile__("yield");
 #endif
 }
 

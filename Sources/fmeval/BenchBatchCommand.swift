@@ -1,6 +1,5 @@
 import FMCore
 import FMEmbedded
-import FMKernels
 import Foundation
 
 /// `fmeval bench batch [--json] [--model FILE] [--threads N] [--sequences LIST] [--tokens N] [--repeat N]`:
@@ -70,7 +69,7 @@ struct BenchBatchCommand: Command {
                     "speedup": base > 0 ? rate / base : 0, "steps": steps[count] ?? 0,
                     "cpuMillisecondsPerToken": median(cpu[count] ?? [])]
         }
-        let kernels = String(cString: fmk_level_name(fmk_active_level()))
+        let kernels = model.kernelLevel.name
         if json {
             let object: [String: Any] = ["tokensPerSequence": tokens, "threads": model.pool.activeCount, "kernels": kernels,
                                          "loadAverage": load, "results": results]

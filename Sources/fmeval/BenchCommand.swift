@@ -1,9 +1,8 @@
 import FMEmbedded
-import FMKernels
 import Foundation
 
 /// `fmeval bench [--json] [--model FILE] [--threads N]`: the embedded engine's load time, prompt
-/// processing and decoding speed, and peak memory.
+/// processing and decoding speed at each kernel level, and peak memory.
 struct BenchCommand: Command {
     static let path = ["bench"]
     static let summary = "Measure the embedded engine: load time, prefill and decode tokens/s, peak RSS"
@@ -15,13 +14,19 @@ struct BenchCommand: Command {
       prefill   a 300-token prompt processed from an empty cache (tokens/s, like llama-bench pp)
       decode    128 tokens generated one at a time after a short prompt (tokens/s, like tg128)
       peak RSS  the process's maximum resident memory (bytes)
-    Prefill and decode run N times (default 3) after one warm-up; the median is reported. The
-    machine's other load changes the figures: compare runs made under the same conditions.
+    Prefill and decode run N times (default 3) after one warm-up; the median is reported. They are
+    measured at every kernel level this CPU runs (portable, avx2, avx512-vnni, neon, neon-dotprod;
+    all give the same tokens), the level runs use first; FMEVAL_KERNEL_LEVEL=LEVEL measures that
+    level only. The machine's other load changes the figures: compare runs made under the same
+    conditions.
     --json prints {"loadSeconds", "prefillTokensPerSecond", "decodeTokensPerSecond", "peakRSSBytes",
-    "threads", "kernels", "prefillKernel"}. FMEVAL_PREFILL_KERNEL=rows runs prefill on the earlier
-    row kernel instead of tiles (same results), to compare the two.
+    "threads", "kernels", "prefillKernel", "levels": [{"level", "prefillTokensPerSecond",
+    "decodeTokensPerSecond"}]}, the unnamed figures being those of "kernels", the level runs use.
+    FMEVAL_PREFILL_KERNEL=rows runs prefill on the earlier row kernel instead of tiles (same results),
+    to compare the two.
 
-    EXIT CODES: 0 ok · 2 bad flag or FILE not a usable GGUF · 3 the default model could not be fetched.
+    EXIT CODES: 0 ok · 2 bad flag, FILE not a usable GGUF, or an unknown or unavailable
+    FMEVAL_KERNEL_LEVEL · 3 the default model could not be fetched.
     """
 
     /// Tokens in the prefill prompt.
@@ -40,37 +45,37 @@ struct BenchCommand: Command {
             throw CLIError.invalidInput("bench: unexpected argument '\(extra[0])'; see 'fmeval help bench'")
         }
         let path = try modelPath ?? openModel(nil).path
+        let defaultLevel = try KernelLevel.fromEnvironment()
         let loadStart = Date()
         let file = try openModel(path)
         let model: LlamaModel
         do {
-            model = try LlamaModel(file: file, contextLength: 1024, threads: threads)
+            model = try LlamaModel(file: file, contextLength: 1024, threads: threads, kernelLevel: defaultLevel)
         } catch let error as GGUFError {
             throw CLIError.invalidInput("bench: \(error.description)")
         }
         let tokenizer = try openTokenizer(file, userSupplied: modelPath != nil)
         let loadSeconds = Date().timeIntervalSince(loadStart)
 
-        let generator = Generator(model: model)
         let prompt = benchPrompt(tokenizer)
-        var prefill: [Double] = [], decode: [Double] = []
-        for round in 0...repeats {
-            generator.resetCache()
-            let first = try generator.generate(GenerationRequest(prompt: prompt, maxTokens: 0))
-            generator.resetCache()
-            let second = try generator.generate(GenerationRequest(prompt: Array(prompt.prefix(8)), maxTokens: decodeTokens + 1))
-            guard round > 0 else { continue }
-            prefill.append(Double(prompt.count) / first.prefillSeconds)
-            decode.append(Double(second.tokens.count - 1) / second.decodeSeconds)
+        let forced = getenv(KernelLevel.environmentVariable).map { !String(cString: $0).isEmpty } ?? false
+        let others = forced ? [] : KernelLevel.available.reversed().filter { $0 != defaultLevel }
+        var levels = [try measure(model, prompt: prompt, repeats: repeats)]
+        for level in others {
+            let other = try LlamaModel(file: file, contextLength: 1024, threads: threads, kernelLevel: level)
+            levels.append(try measure(other, prompt: prompt, repeats: repeats))
         }
+        let main = levels[0]
         let figures: [(String, Any)] = [
             ("loadSeconds", loadSeconds),
-            ("prefillTokensPerSecond", median(prefill)),
-            ("decodeTokensPerSecond", median(decode)),
+            ("prefillTokensPerSecond", median(main.prefill)),
+            ("decodeTokensPerSecond", median(main.decode)),
             ("peakRSSBytes", peakRSSBytes()),
             ("threads", model.pool.activeCount),
-            ("kernels", String(cString: fmk_level_name(fmk_active_level()))),
+            ("kernels", defaultLevel.name),
             ("prefillKernel", model.prefillKernel.rawValue),
+            ("levels", levels.map { ["level": $0.level.name, "prefillTokensPerSecond": median($0.prefill),
+                                     "decodeTokensPerSecond": median($0.decode)] as [String: Any] }),
         ]
         if json {
             let object = Dictionary(uniqueKeysWithValues: figures)
@@ -78,15 +83,43 @@ struct BenchCommand: Command {
             print(String(decoding: data, as: UTF8.self))
         } else {
             print(String(format: "load     %.3f s", loadSeconds))
-            print(String(format: "prefill  %.1f tokens/s  (%d-token prompt; runs: %@)", median(prefill), prompt.count,
-                         prefill.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
-            print(String(format: "decode   %.1f tokens/s  (%d tokens; runs: %@)", median(decode), decodeTokens,
-                         decode.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+            print(String(format: "prefill  %.1f tokens/s  (%d-token prompt; runs: %@)", median(main.prefill), prompt.count,
+                         main.prefill.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+            print(String(format: "decode   %.1f tokens/s  (%d tokens; runs: %@)", median(main.decode), decodeTokens,
+                         main.decode.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
             print(String(format: "peak RSS %.1f MB", Double(peakRSSBytes()) / 1_000_000))
-            print("threads  \(model.pool.activeCount), kernels \(String(cString: fmk_level_name(fmk_active_level()))), "
-                  + "prefill kernel \(model.prefillKernel.rawValue)")
+            print("threads  \(model.pool.activeCount), kernels \(defaultLevel.name), prefill kernel \(model.prefillKernel.rawValue)")
+            print("kernel level   prefill tokens/s   decode tokens/s")
+            for figures in levels {
+                let name = figures.level.name + (figures.level == defaultLevel ? " (used)" : "")
+                print(name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                      + String(format: " %16.1f %17.1f", median(figures.prefill), median(figures.decode)))
+            }
         }
         return ExitCode.ok
+    }
+
+    /// One level's prefill and decode speeds (tokens/s, one per round after a warm-up).
+    private struct LevelFigures {
+        var level: KernelLevel
+        var prefill: [Double] = []
+        var decode: [Double] = []
+    }
+
+    /// Measures `model` (at its kernel level): `repeats` rounds of prefill and decode after one warm-up.
+    private static func measure(_ model: LlamaModel, prompt: [Int32], repeats: Int) throws -> LevelFigures {
+        let generator = Generator(model: model)
+        var figures = LevelFigures(level: model.kernelLevel)
+        for round in 0...repeats {
+            generator.resetCache()
+            let first = try generator.generate(GenerationRequest(prompt: prompt, maxTokens: 0))
+            generator.resetCache()
+            let second = try generator.generate(GenerationRequest(prompt: Array(prompt.prefix(8)), maxTokens: decodeTokens + 1))
+            guard round > 0 else { continue }
+            figures.prefill.append(Double(prompt.count) / first.prefillSeconds)
+            figures.decode.append(Double(second.tokens.count - 1) / second.decodeSeconds)
+        }
+        return figures
     }
 
     /// A chat-style prompt of exactly `prefillTokens` tokens (English prose, tokenized by the model).

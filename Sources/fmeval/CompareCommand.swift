@@ -50,6 +50,12 @@ struct CompareCommand: Command {
         if base.run.fingerprint.engine != candidate.run.fingerprint.engine {
             print("note: the runs used different engines or models (\(base.run.fingerprint.engine) vs \(candidate.run.fingerprint.engine))")
         }
+        let (baseDetails, candidateDetails) = (base.run.fingerprint.engineDetails ?? [:], candidate.run.fingerprint.engineDetails ?? [:])
+        let differing = Set(baseDetails.keys).union(candidateDetails.keys).sorted().filter { baseDetails[$0] != candidateDetails[$0] }
+        if !differing.isEmpty {
+            let pairs = differing.map { "\($0) \(baseDetails[$0] ?? "none") vs \(candidateDetails[$0] ?? "none")" }
+            print("note: the runs' engines were set up differently (\(pairs.joined(separator: ", ")))")
+        }
         print(TerminalText.baselineTable(baseline))
         print(TerminalText.abTable(ab))
         try ReportFlags.write(outputs, input: ReportInput(results: candidate, baseline: baseline, comparisons: [ab]))

@@ -3,8 +3,8 @@ import FMEmbedded
 import Foundation
 import Testing
 
-/// The prefill tile kernel (`fmk_matmul_q4_1_tiled`) against the row kernel it replaces, bit for bit,
-/// and against the scalar reference, at every level this CPU runs.
+/// The prefill tile kernel (`fmk_matmul_q4_1_tiled`) against the row kernel it replaces and against the
+/// reference order (`referenceDot`), bit for bit, at every level this CPU runs.
 @Suite(.serialized) struct TileKernelTests {
     /// Row ranges that start and end off a tile of rows, token counts around the AVX-512 tile of three
     /// (and a full prefill pass), and widths from one block to past the regroup buffer (2048 elements
@@ -24,12 +24,13 @@ import Testing
         let x = QuantizedRows((0..<(tokens * cols)).map { i in random.signed() * (i % 97 == 0 ? 60 : 3) })
         let stride = rows + 3
         for level in supportedLevels {
-            fmk_set_level(level)
-            let name = String(cString: fmk_level_name(level))
+            let name = levelName(level)
             var expected = [Float](repeating: .nan, count: tokens * stride)
             var tiled = [Float](repeating: .nan, count: tokens * stride)
-            fmk_matmul_q4_1(w, Int32(cols), Int32(first), Int32(rows), x.qs, x.d, x.s, Int32(tokens), &expected, stride)
-            fmk_matmul_q4_1_tiled(w, Int32(cols), Int32(first), Int32(rows), x.qs, x.d, x.s, Int32(tokens), &tiled, stride)
+            atLevel(level) {
+                fmk_matmul_q4_1(w, Int32(cols), Int32(first), Int32(rows), x.qs, x.d, x.s, Int32(tokens), &expected, stride)
+                fmk_matmul_q4_1_tiled(w, Int32(cols), Int32(first), Int32(rows), x.qs, x.d, x.s, Int32(tokens), &tiled, stride)
+            }
             var differing = 0, untouched = true
             for t in 0..<tokens {
                 for r in 0..<stride {
@@ -44,13 +45,10 @@ import Testing
             #expect(differing == 0, "\(name) \(cols)×\(rows) rows \(first)..., \(tokens) tokens: \(differing) outputs differ")
             #expect(untouched, "\(name): outputs outside the row range stay untouched")
             for t in [0, tokens / 2, tokens - 1] {
-                for r in first..<rows {
-                    let reference = referenceQ4_1(w, row: r, cols: cols, x, token: t)
-                    #expect(nearlyEqual(tiled[t * stride + r], reference), "\(name) token \(t) row \(r)")
-                }
+                let reference = (first..<rows).map { referenceDot(w, q8_0: false, row: $0, cols: cols, x, token: t).bitPattern }
+                #expect(tiled[(t * stride + first)..<(t * stride + rows)].map(\.bitPattern) == reference, "\(name) token \(t)")
             }
         }
-        fmk_set_level(fmk_detected_level())
     }
 
     @Test func tiledQ4_1EqualsTheDecodeKernelForEachToken() {
@@ -59,7 +57,7 @@ import Testing
         let w = randomQ4_1(rows: rows, cols: cols, random: &random)
         let x = QuantizedRows((0..<(tokens * cols)).map { _ in random.signed() * 2 })
         for level in supportedLevels {
-            fmk_set_level(level)
+            #expect(fmk_set_level(level) == 0)
             var tiled = [Float](repeating: 0, count: tokens * rows)
             fmk_matmul_q4_1_tiled(w, Int32(cols), 0, Int32(rows), x.qs, x.d, x.s, Int32(tokens), &tiled, rows)
             for t in 0..<tokens {
@@ -74,10 +72,10 @@ import Testing
                     }
                 }
                 #expect(single.map(\.bitPattern) == Array(tiled[(t * rows)..<((t + 1) * rows)]).map(\.bitPattern),
-                        "\(String(cString: fmk_level_name(level))) token \(t)")
+                        "\(levelName(level)) token \(t)")
             }
         }
-        fmk_set_level(fmk_detected_level())
+        fmk_set_level(-1)
     }
 
     /// The real model prefilled with each kernel: every logit after a prompt longer than one pass of

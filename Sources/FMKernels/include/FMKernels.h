@@ -15,20 +15,33 @@ extern "C" {
 /// Elements per quantization block.
 #define FMK_BLOCK 32
 
-/// Kernel implementation levels, from most portable to fastest.
+/// Kernel implementation levels. Every level computes the same bits: the integer block dot products
+/// are exact, and the floats are summed in one order (ggml's x86 one: eight lane accumulators, one fused
+/// multiply-add per block and lane, the lanes added pairwise, the minimums in their own fused chain).
 typedef enum {
     FMK_LEVEL_PORTABLE = 0,
     FMK_LEVEL_AVX2 = 1,
     FMK_LEVEL_AVX512VNNI = 2,
+    FMK_LEVEL_NEON = 3,
+    FMK_LEVEL_NEON_DOTPROD = 4,
 } fmk_level;
 
+/// Level values run from 0 to FMK_LEVEL_COUNT - 1.
+#define FMK_LEVEL_COUNT 5
+
+/// Whether this CPU runs `level`: portable everywhere, AVX2 and AVX-512 VNNI on x86-64 CPUs with those
+/// extensions, plain NEON on arm64, NEON with the dot-product extension where the CPU has it.
+int fmk_level_available(int level);
 /// The fastest level this CPU supports.
 int fmk_detected_level(void);
 /// The level kernels use on the calling thread: its `fmk_set_level` choice, else the detected level.
 int fmk_active_level(void);
-/// Selects the level for the calling thread only (clamped to the detected one); returns it.
+/// Selects `level` for the calling thread only (-1: none, back to the detected level); returns 0, or
+/// -1 without changing anything when this CPU does not run `level`.
 int fmk_set_level(int level);
-/// A short name for a level ("portable", "avx2", "avx512-vnni").
+/// The calling thread's `fmk_set_level` choice, or -1 when it has none.
+int fmk_thread_level(void);
+/// A short name for a level ("portable", "avx2", "avx512-vnni", "neon", "neon-dotprod").
 const char *fmk_level_name(int level);
 
 /// IEEE half (bits) to float.
@@ -53,12 +66,13 @@ void fmk_matmul_q4_1(const void *w, int n, int row0, int row1,
                      int ntok, float *out, size_t out_stride);
 /// Batched as `fmk_matmul_q4_1`, with identical bits, for prefill: register tiles of sixteen rows × three
 /// tokens (AVX-512; eight × one with AVX2) over weights regrouped per call (unpacked once per call, not
-/// once per four tokens). On the portable level it is `fmk_matmul_q4_1`.
+/// once per four tokens). On the portable and NEON levels it is `fmk_matmul_q4_1`.
 void fmk_matmul_q4_1_tiled(const void *w, int n, int row0, int row1,
                            const int8_t *xq, const float *xd, const float *xs,
                            int ntok, float *out, size_t out_stride);
 
-/// out[r] = row r of Q8_0 matrix `w` · Q8_0 activations, for r in [row0, row1). When `mask` is not
+/// out[r] = row r of Q8_0 matrix `w` · Q8_0 activations (quants in -127...127, as the quantizer makes
+/// them), for r in [row0, row1). When `mask` is not
 /// NULL, rows whose bit (mask[r/32] >> (r%32)) & 1 is 0 are skipped and get -infinity.
 void fmk_matvec_q8_0(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd, const uint32_t *mask, float *out);
@@ -99,7 +113,7 @@ int64_t fmk_atomic_load(const int64_t *p);
 void fmk_atomic_store(int64_t *p, int64_t value);
 /// Atomically adds to a 64-bit counter and returns the new value (acquire-release).
 int64_t fmk_atomic_add(int64_t *p, int64_t delta);
-/// A spin-wait hint to the CPU (`pause` on x86).
+/// A spin-wait hint to the CPU (`pause` on x86, `yield` on arm64).
 void fmk_cpu_relax(void);
 
 #ifdef __cplusplus
