@@ -137,6 +137,13 @@ import Testing
         #expect(error?.description.contains("maxResponseBytes (8388608 bytes") == true, "\(String(describing: error))")
     }
 
+    @Test func aDeclaredLengthOverTheCapIsRefusedBeforeTheBody() throws {
+        let server = try FaultServer { _ in .shortBody(declaredLength: 1 << 30, body: "{") }
+        defer { server.stop() }
+        let error = openAIError { _ = try engine(server.baseURL).respond(to: request()) { _ in } }
+        #expect(error?.kind == .responseTooLarge(limit: OpenAIEngineSettings.defaultMaxResponseBytes), "\(String(describing: error))")
+    }
+
     @Test func aGzipBombCountsItsDecompressedBytes() throws {
         let bomb = GzipBomb.zeros(256 << 20)
         let server = try FaultServer { _ in

@@ -158,7 +158,18 @@ private final class TaskState: @unchecked Sendable {
         self.limit = limit
     }
 
-    func receive(response: URLResponse) { update { $0.response = response as? HTTPURLResponse } }
+    /// Records the response; false (over the limit: cancel) when it declares a longer body than the limit.
+    func receive(response: URLResponse) -> Bool {
+        var keep = true
+        update { state in
+            state.response = response as? HTTPURLResponse
+            if response.expectedContentLength > Int64(state.limit) {
+                state.overLimit = true
+                keep = false
+            }
+        }
+        return keep
+    }
     func complete(error: Error?) { update { $0.completion = Completion(error: error) } }
     func refuseRedirect(to target: String) { update { $0.redirectRefused = target } }
 
@@ -218,8 +229,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        tasks.state(dataTask.taskIdentifier)?.receive(response: response)
-        completionHandler(.allow)
+        completionHandler(tasks.state(dataTask.taskIdentifier)?.receive(response: response) == false ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
