@@ -18,6 +18,8 @@ struct ByteNFA {
     private(set) var edges: [[Edge]] = []
     /// Nodes inside a free string's body, where the next `"` closes the string.
     private(set) var stringBodyNodes = Set<Int>()
+    /// Nodes inside one character of a free string's body (between the bytes of a UTF-8 sequence or an escape).
+    private(set) var stringInteriorNodes = Set<Int>()
 
     /// Creates an automaton with one node, the start (node 0).
     init() { edges = [[]] }
@@ -37,6 +39,11 @@ struct ByteNFA {
     /// Marks `node` as a free string's body (see `GrammarOptions.maximumStringBytes`).
     mutating func markStringBody(_ node: Int) {
         stringBodyNodes.insert(node)
+    }
+
+    /// Marks `nodes` as inside one character of a free string's body (the guard keeps counting there).
+    mutating func markStringInterior(_ nodes: Range<Int>) {
+        stringInteriorNodes.formUnion(nodes)
     }
 
     /// Adds a byte-range edge.

@@ -22,6 +22,9 @@ public final class Grammar: Sendable {
     let hasBytes: [Bool]
     /// Whether each state is inside a free string's body (a `"` there closes the string).
     let isStringBody: [Bool]
+    /// Whether each state is inside a free string: in its body, or within one character of it (a
+    /// UTF-8 sequence or escape begun but not finished).
+    let isInsideString: [Bool]
     /// The options the grammar was compiled with (the matcher applies `maximumStringBytes`).
     public let options: GrammarOptions
     /// The rule each state belongs to.
@@ -40,6 +43,7 @@ public final class Grammar: Sendable {
     init(rules: [(name: String, nfa: ByteNFA, accept: Int)], options: GrammarOptions) {
         var next: [Int32] = []
         var isStringBody: [Bool] = []
+        var isInsideString: [Bool] = []
         var calls: [[Call]] = []
         var isFinal: [Bool] = []
         var ruleOfState: [Int32] = []
@@ -59,6 +63,7 @@ public final class Grammar: Sendable {
                 })
                 isFinal.append(automaton.isFinal[state])
                 isStringBody.append(automaton.isStringBody[state])
+                isInsideString.append(automaton.isStringBody[state] || automaton.isStringInterior[state])
                 ruleOfState.append(Int32(ruleIndex))
             }
         }
@@ -71,6 +76,7 @@ public final class Grammar: Sendable {
         self.isFinal = isFinal
         self.hasBytes = hasBytes
         self.isStringBody = isStringBody
+        self.isInsideString = isInsideString
         self.options = options
         self.ruleOfState = ruleOfState
         self.ruleStart = ruleStart
@@ -100,6 +106,8 @@ struct RuleAutomaton {
     var isFinal: [Bool] = []
     /// Whether each state holds a string-body node.
     var isStringBody: [Bool] = []
+    /// Whether each state holds only nodes within one character of a string body.
+    var isStringInterior: [Bool] = []
     /// Number of states.
     var stateCount: Int { isFinal.count }
 
@@ -160,6 +168,7 @@ struct RuleAutomaton {
             calls.append(callTargets.map { ($0.rule, intern(closure($0.targets))) })
             isFinal.append(set.contains(accept))
             isStringBody.append(set.contains { nfa.stringBodyNodes.contains($0) })
+            isStringInterior.append(!set.isEmpty && set.allSatisfy { nfa.stringInteriorNodes.contains($0) })
             position += 1
         }
     }

@@ -60,7 +60,9 @@ enum JSONFragments {
     static func string(_ nfa: inout ByteNFA, from: Int) -> Int {
         let body = nfa.literal([UInt8(ascii: "\"")], from: from)
         nfa.markStringBody(body)
+        let firstInterior = nfa.nodeCount
         nfa.addEpsilon(from: stringCharacter(&nfa, from: body), to: body)
+        nfa.markStringInterior(firstInterior..<nfa.nodeCount)
         return nfa.literal([UInt8(ascii: "\"")], from: body)
     }
 

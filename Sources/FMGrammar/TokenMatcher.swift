@@ -66,18 +66,51 @@ public final class TokenMatcher {
         if canComplete {
             for id in vocabulary.endTokenIDs { mask[id >> 6] |= 1 << UInt64(id & 63) }
         }
-        if let limit = table.grammar.options.maximumStringBytes, stringRun >= limit, !configurations.isEmpty,
-           configurations.allSatisfy({ table.grammar.isStringBody[Int($0.state)] }) {
-            vocabulary.quoteStartMask.withUnsafeBufferPointer { quotes in
-                for index in 0..<wordCount { mask[index] &= quotes[index] }
+        if let limit = table.grammar.options.maximumStringBytes, stringRun >= limit, isInsideString(configurations) {
+            if configurations.allSatisfy({ table.grammar.isStringBody[Int($0.state)] }) {
+                vocabulary.quoteStartMask.withUnsafeBufferPointer { quotes in
+                    for index in 0..<wordCount { mask[index] &= quotes[index] }
+                }
+            } else {
+                keepTokensEndingTheCharacter(mask, wordCount: wordCount)
             }
         }
     }
 
-    /// Counts bytes written while every configuration sits in a free string's body.
+    /// Whether every configuration is inside a free string (its body, or within one of its characters).
+    private func isInsideString(_ states: [Configuration]) -> Bool {
+        !states.isEmpty && states.allSatisfy { table.grammar.isInsideString[Int($0.state)] }
+    }
+
+    /// Past the string limit in the middle of a character (a token split a UTF-8 sequence or an escape):
+    /// keeps only the allowed tokens that finish the character and then end or close the string.
+    private func keepTokensEndingTheCharacter(_ mask: UnsafeMutablePointer<UInt64>, wordCount: Int) {
+        for word in 0..<wordCount where mask[word] != 0 {
+            for bit in 0..<64 where mask[word] & (1 << UInt64(bit)) != 0 {
+                let keep = table.vocabulary.withBytes(of: word * 64 + bit) { endsCharacterThenCloses($0) }
+                if !keep { mask[word] &= ~(1 << UInt64(bit)) }
+            }
+        }
+    }
+
+    /// Whether `bytes`, from the current configurations, reach the string body only at their end or
+    /// right before a closing quote.
+    private func endsCharacterThenCloses(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var states = configurations
+        for (offset, byte) in bytes.enumerated() {
+            simulator.advance(&states, byte: byte)
+            if states.isEmpty { return false }
+            if states.allSatisfy({ table.grammar.isStringBody[Int($0.state)] }) {
+                return offset + 1 == bytes.count || bytes[offset + 1] == UInt8(ascii: "\"")
+            }
+        }
+        return true
+    }
+
+    /// Counts bytes written while every configuration sits inside a free string, also between the
+    /// tokens of one split character (an emoji or CJK character over several tokens).
     private func updateStringRun(added: Int) {
-        let inString = !configurations.isEmpty && configurations.allSatisfy { table.grammar.isStringBody[Int($0.state)] }
-        stringRun = inString ? stringRun + added : 0
+        stringRun = isInsideString(configurations) ? stringRun + added : 0
     }
 
     /// Fills `mask` in 32-bit words (bit `id % 32` of word `id / 32`), the layout the embedded

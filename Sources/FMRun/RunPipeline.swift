@@ -144,6 +144,7 @@ public enum RunPipeline {
             if cases.isEmpty { plan.notes.append(CaseSelection.emptyShard(shard, selected: selected)) }
         }
         plan.cases = cases
+        try checkLimits(cases, repeatOverride: request.options.repeatOverride)
         if request.keepGoing { plan.warnings += RecordedCases.problems(of: cases).map { "\($0.description) (--keep-going: listed as an error)" } }
         if let note = RecordedCases.flagNote(cases, request: request) { plan.notes.append(note) }
         if let note = ScriptedStandIns.flagNote(cases, request: request) { plan.notes.append(note) }
@@ -161,6 +162,27 @@ public enum RunPipeline {
             }
         }
         return plan
+    }
+
+    /// Throws invalid input when the selected cases pass `RunLimits` (cases, attempts of one case, attempts in all).
+    static func checkLimits(_ cases: [ExpandedCase], repeatOverride: Int?) throws {
+        guard cases.count <= RunLimits.maximumCases else {
+            throw RunnerError.invalidInput("\(cases.count) cases are selected, over fmeval's cap of \(RunLimits.maximumCases) "
+                + "per run; split the suite or select fewer with --filter or --shard")
+        }
+        var total = 0
+        for item in cases {
+            let attempts = item.reproduce?.trials ?? repeatOverride ?? item.repeatCount
+            guard attempts <= RunLimits.maximumRepeat else {
+                throw RunnerError.invalidInput("\(item.location): case '\(item.id)' would run \(attempts) attempts, over fmeval's "
+                    + "cap of \(RunLimits.maximumRepeat) per case; use fewer seeds or paraphrases")
+            }
+            total += attempts
+        }
+        guard total <= RunLimits.maximumAttempts else {
+            throw RunnerError.invalidInput("the selected cases would run \(total) attempts, over fmeval's cap of "
+                + "\(RunLimits.maximumAttempts) per run; lower --repeat or select fewer cases")
+        }
     }
 
     /// Runs `plan` (resuming when asked), writes the results document, and returns it.

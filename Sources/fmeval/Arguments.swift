@@ -95,10 +95,11 @@ struct Arguments {
     }
 
     /// The integer value of option `name` (or its short form), validated to be at least `minimum`.
-    mutating func intOption(_ name: String, short: String? = nil, minimum: Int = Int.min) throws -> Int? {
+    mutating func intOption(_ name: String, short: String? = nil, minimum: Int = Int.min, maximum: Int = Int.max) throws -> Int? {
         guard let text = try option(name, short: short) else { return nil }
-        guard let value = Int(text), value >= minimum else {
-            throw CLIError.invalidInput("\(command): \(name) expects an integer ≥ \(minimum), got '\(text)'")
+        let range = maximum == Int.max ? "≥ \(minimum)" : "from \(minimum) to \(maximum)"
+        guard let value = Int(text), value >= minimum, value <= maximum else {
+            throw CLIError.invalidInput("\(command): \(name) expects an integer \(range), got '\(text)'")
         }
         return value
     }

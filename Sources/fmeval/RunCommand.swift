@@ -4,6 +4,7 @@ import FMEngines
 import FMResults
 import FMReport
 import FMRun
+import FMSuite
 
 /// `fmeval run`: run suites on an engine, score every attempt, write versioned JSON results.
 struct RunCommand: Command {
@@ -33,7 +34,7 @@ struct RunCommand: Command {
     \(EngineFlags.help(default: "each suite's `engine:`, else \(EngineRegistry.defaultEngine)"))
       --model FILE           the model for the engine (its `model` option); overrides each suite's `model:`
       --variant NAME         run only this variant (repeatable)
-      --repeat N             attempts per case, replacing each case's `repeat`
+      --repeat N             attempts per case (1 to 10000), replacing each case's `repeat`
       -j, --jobs N           cases run in parallel, each in its own session (default 1)
       -k, --filter EXPR      comma-separated terms, any may match: tag:NAME, suite:NAME, id:GLOB or GLOB;
                              a leading ! excludes (e.g. "tag:forum,!id:*slow*"); id: matches the whole
@@ -90,7 +91,7 @@ struct RunCommand: Command {
         let engine = engineFlags.name
         let model = try args.option("--model")
         let variants = try args.options("--variant")
-        let repeatCount = try args.intOption("--repeat", minimum: 1)
+        let repeatCount = try args.intOption("--repeat", minimum: 1, maximum: RunLimits.maximumRepeat)
         let jobs = try args.intOption("--jobs", short: "-j", minimum: 1) ?? 1
         let filter = try args.option("--filter", short: "-k")
         let out = try args.option("--out", short: "-o") ?? "reports"

@@ -27,6 +27,11 @@ public final class FaultServer: @unchecked Sendable {
         case shortBody(declaredLength: Int, body: String)
         /// Close the connection at once with a TCP reset.
         case reset
+        /// A response of `status` and `headers` (no `Content-Length`: the close ends it) whose body is
+        /// `prefix`, `filler` written `count` times, then `suffix`, so that huge bodies are never built in
+        /// memory; the connection stays open `hold` seconds more (or until the client goes or the server stops).
+        case bulk(status: Int = 200, headers: [(String, String)], prefix: [UInt8], filler: [UInt8] = [], count: Int = 0,
+                  suffix: [UInt8] = [], hold: Double = 0)
     }
 
     /// One received request.
@@ -156,6 +161,16 @@ public final class FaultServer: @unchecked Sendable {
             }
         case .shortBody(let declaredLength, let body):
             write(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(declaredLength)\r\nConnection: close\r\n\r\n" + body)
+        case .bulk(let status, let headers, let prefix, let filler, let count, let suffix, let hold):
+            var head = "HTTP/1.1 \(status) Status\r\nConnection: close\r\n"
+            for (name, value) in headers { head += "\(name): \(value)\r\n" }
+            var open = write(connection, Array((head + "\r\n").utf8)) && write(connection, prefix)
+            var written = 0
+            while open && written < count {
+                open = write(connection, filler)
+                written += 1
+            }
+            if open && write(connection, suffix) { pause(hold) }
         case .reset:
             var resetOnClose = linger(l_onoff: 1, l_linger: 0)
             setsockopt(connection, SOL_SOCKET, SO_LINGER, &resetOnClose, socklen_t(MemoryLayout<linger>.size))
@@ -195,13 +210,19 @@ public final class FaultServer: @unchecked Sendable {
     }
 
     private func write(_ connection: Int32, _ text: String) {
-        let bytes = Array(text.utf8)
+        write(connection, Array(text.utf8))
+    }
+
+    /// Writes all of `bytes`; false once the peer has gone.
+    @discardableResult
+    private func write(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
-            if count <= 0 { return }
+            if count <= 0 { return false }
             sent += count
         }
+        return true
     }
 
     /// Sleeps `seconds` in small steps, ending early once the server is stopped.

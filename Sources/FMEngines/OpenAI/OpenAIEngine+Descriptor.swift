@@ -10,8 +10,10 @@ extension OpenAIEngine {
             EngineOptionSpec("model", .string, "the model name sent to the server (--model NAME)", required: true),
             EngineOptionSpec("apiKeyEnv", .string, "the environment variable holding the API key (no key is sent when it is unset)",
                              default: GeneratedContent(OpenAIEngineSettings.defaultAPIKeyEnv)),
-            EngineOptionSpec("timeoutSeconds", .number, "seconds one request may take, first byte to last",
+            EngineOptionSpec("timeoutSeconds", .number, "seconds one request may take: connecting, headers, body and parsing",
                              default: GeneratedContent(OpenAIEngineSettings.defaultTimeoutSeconds)),
+            EngineOptionSpec("maxResponseBytes", .integer, "the most bytes one response body may hold, after decompression",
+                             default: GeneratedContent(OpenAIEngineSettings.defaultMaxResponseBytes)),
             EngineOptionSpec("maxConcurrency", .integer, "requests in flight at once through one engine", default: GeneratedContent(1)),
             EngineOptionSpec("retries", .object,
                              "the retry policy of each request: {maxAttempts, initialDelaySeconds, maxDelaySeconds, multiplier, jitter}; default 3 tries"),
@@ -48,7 +50,9 @@ extension OpenAIEngine {
         let text = options["baseURL"]?.stringValue ?? ""
         let url = URL(string: text)
         let scheme = url?.scheme?.lowercased()
-        if url == nil || !(scheme == "http" || scheme == "https") || (url?.host ?? "").isEmpty {
+        if let url, let userInfo = OpenAIEngineSettings.userInfoProblem(url) {
+            problem("baseURL", "(--base-url) " + userInfo)
+        } else if url == nil || !(scheme == "http" || scheme == "https") || (url?.host ?? "").isEmpty {
             problem("baseURL", "must be an http(s) URL, not '\(text)'; use e.g. http://127.0.0.1:8080/v1")
         }
         let model = options["model"]?.stringValue ?? ""
@@ -57,6 +61,8 @@ extension OpenAIEngine {
         if keyEnv.isEmpty { problem("apiKeyEnv", "is empty; name an environment variable (the key itself never goes in options)") }
         let timeout = options["timeoutSeconds"]?.numberValue ?? OpenAIEngineSettings.defaultTimeoutSeconds
         if !(timeout > 0 && timeout.isFinite) { problem("timeoutSeconds", "must be a positive number of seconds") }
+        let maxResponseBytes = options["maxResponseBytes"].map { $0.intValue ?? 0 } ?? OpenAIEngineSettings.defaultMaxResponseBytes
+        if maxResponseBytes < 1 { problem("maxResponseBytes", "must be a positive number of bytes") }
         let concurrency = options["maxConcurrency"].map { $0.intValue ?? 0 } ?? 1
         if concurrency < 1 { problem("maxConcurrency", "must be at least 1") }
         var retry = RetryPolicy()
@@ -74,7 +80,7 @@ extension OpenAIEngine {
         }
         guard problems.isEmpty, let url else { return .failure(OptionProblems(all: problems)) }
         return .success(OpenAIEngineSettings(baseURL: url, model: model, apiKeyEnv: keyEnv, timeoutSeconds: timeout,
-                                             maxConcurrency: concurrency, extraBody: options["extraBody"],
+                                             maxResponseBytes: maxResponseBytes, maxConcurrency: concurrency, extraBody: options["extraBody"],
                                              stream: options["stream"]?.boolValue ?? false, seed: seed, retry: retry))
     }
 

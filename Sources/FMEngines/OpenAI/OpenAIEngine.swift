@@ -71,7 +71,8 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
             whole = Data()
             var emitted = false
             do {
-                return try client.post(url: url, body: body, apiKey: apiKey, timeoutSeconds: settings.timeoutSeconds) { chunk in
+                return try client.post(url: url, body: body, apiKey: apiKey, timeoutSeconds: settings.timeoutSeconds,
+                                       maxResponseBytes: settings.maxResponseBytes) { chunk in
                     guard settings.stream else { return whole.append(chunk) }
                     try stream.consume(chunk) { event in emitted = true; onEvent(event) }
                 }
@@ -87,8 +88,7 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
             completion = try stream.finish()
         } else {
             completion = try OpenAIResponseDecoder.completion(json: OpenAIError.redact(String(decoding: whole, as: UTF8.self), apiKey: apiKey),
-                                                              request: request,
-                                                              url: url.absoluteString)
+                                                              request: request, url: url.absoluteString, apiKey: apiKey)
             let response = completion.response
             if let content = response.content {
                 onEvent(.partialStructure(content))

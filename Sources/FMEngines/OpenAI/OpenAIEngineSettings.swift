@@ -9,6 +9,8 @@ public struct OpenAIEngineSettings: Sendable, Hashable {
     public static let defaultAPIKeyEnv = "OPENAI_API_KEY"
     /// The default request timeout in seconds.
     public static let defaultTimeoutSeconds = 120.0
+    /// The default cap on one response's body, after decompression: 8 MiB.
+    public static let defaultMaxResponseBytes = 8 * 1024 * 1024
 
     /// The API root, e.g. `http://127.0.0.1:8080/v1`; requests go to `<baseURL>/chat/completions`.
     public var baseURL: URL
@@ -16,8 +18,11 @@ public struct OpenAIEngineSettings: Sendable, Hashable {
     public var model: String
     /// The environment variable whose value is sent as `Authorization: Bearer …` (none sent when unset).
     public var apiKeyEnv: String
-    /// Seconds one request may take, first byte to last (streamed or not).
+    /// Seconds one request may take, a wall-clock deadline over connecting, headers, body and parsing
+    /// (streamed or not).
     public var timeoutSeconds: Double
+    /// The most bytes one response body may hold, counted after decompression; more is an infrastructure error.
+    public var maxResponseBytes: Int
     /// Requests in flight at once through one engine; more wait for a free slot.
     public var maxConcurrency: Int
     /// A JSON object merged into every request body (its members win over the generated ones).
@@ -31,12 +36,14 @@ public struct OpenAIEngineSettings: Sendable, Hashable {
 
     /// Creates settings; only `baseURL` and `model` have no default.
     public init(baseURL: URL, model: String, apiKeyEnv: String = defaultAPIKeyEnv,
-                timeoutSeconds: Double = defaultTimeoutSeconds, maxConcurrency: Int = 1,
-                extraBody: GeneratedContent? = nil, stream: Bool = false, seed: Int? = nil, retry: RetryPolicy = RetryPolicy()) {
+                timeoutSeconds: Double = defaultTimeoutSeconds, maxResponseBytes: Int = defaultMaxResponseBytes,
+                maxConcurrency: Int = 1, extraBody: GeneratedContent? = nil, stream: Bool = false, seed: Int? = nil,
+                retry: RetryPolicy = RetryPolicy()) {
         self.baseURL = baseURL
         self.model = model
         self.apiKeyEnv = apiKeyEnv
         self.timeoutSeconds = timeoutSeconds
+        self.maxResponseBytes = maxResponseBytes
         self.maxConcurrency = maxConcurrency
         self.extraBody = extraBody
         self.stream = stream
@@ -50,6 +57,9 @@ public struct OpenAIEngineSettings: Sendable, Hashable {
     /// Throws `EngineSetupError` (invalid input) naming the setting that cannot work and what to use.
     public func validate() throws {
         let scheme = baseURL.scheme?.lowercased()
+        if let problem = Self.userInfoProblem(baseURL) {
+            throw EngineSetupError(isInvalidInput: true, message: "openai engine: baseURL (--base-url) \(problem)")
+        }
         guard scheme == "http" || scheme == "https", baseURL.host != nil else {
             throw EngineSetupError(isInvalidInput: true,
                                    message: "openai engine: baseURL '\(baseURL.absoluteString)' is not an http(s) URL; use e.g. http://127.0.0.1:8080/v1")
@@ -59,6 +69,9 @@ public struct OpenAIEngineSettings: Sendable, Hashable {
         }
         guard timeoutSeconds > 0, timeoutSeconds.isFinite else {
             throw EngineSetupError(isInvalidInput: true, message: "openai engine: timeoutSeconds must be a positive number of seconds")
+        }
+        guard maxResponseBytes >= 1 else {
+            throw EngineSetupError(isInvalidInput: true, message: "openai engine: maxResponseBytes must be at least 1")
         }
         guard maxConcurrency >= 1 else {
             throw EngineSetupError(isInvalidInput: true, message: "openai engine: maxConcurrency must be at least 1")
@@ -70,6 +83,14 @@ public struct OpenAIEngineSettings: Sendable, Hashable {
         guard !apiKeyEnv.isEmpty else {
             throw EngineSetupError(isInvalidInput: true, message: "openai engine: apiKeyEnv is empty; name an environment variable")
         }
+    }
+
+    /// Why `url` cannot be a base URL because it holds user info (`user:pass@host`), without repeating it;
+    /// nil when it holds none. Credentials in a URL would be stored with results and history, so they are refused.
+    public static func userInfoProblem(_ url: URL) -> String? {
+        guard url.user != nil || url.password != nil else { return nil }
+        return "holds a user name or password (user:pass@host), which fmeval refuses so that it is "
+            + "never stored in results or history; remove it and put the API key in the variable apiKeyEnv names"
     }
 
     /// The API key from `apiKeyEnv` in `environment`, or nil when unset or empty.

@@ -23,6 +23,10 @@ public struct OpenAIError: ClassifiedError, Sendable, Hashable, CustomStringConv
         case malformedResponse
         /// Any other transport failure (DNS, TLS, …).
         case transport
+        /// The response (decompressed) grew past the engine's `maxResponseBytes`.
+        case responseTooLarge(limit: Int)
+        /// The server redirected off the base URL's origin; fmeval does not follow (the key would go along).
+        case crossOriginRedirect
     }
 
     /// The largest body excerpt kept, in characters.
@@ -62,7 +66,7 @@ public struct OpenAIError: ClassifiedError, Sendable, Hashable, CustomStringConv
         switch kind {
         case .httpStatus(let code): return [408, 409, 425, 429].contains(code) || (500...599).contains(code)
         case .connectionRefused, .connectionReset, .timeout, .streamCut: return true
-        case .malformedResponse, .transport: return false
+        case .malformedResponse, .transport, .responseTooLarge, .crossOriginRedirect: return false
         }
     }
 
@@ -76,6 +80,8 @@ public struct OpenAIError: ClassifiedError, Sendable, Hashable, CustomStringConv
         case .streamCut: return "streamCut"
         case .malformedResponse: return "malformedResponse"
         case .transport: return "transport"
+        case .responseTooLarge: return "responseTooLarge"
+        case .crossOriginRedirect: return "crossOriginRedirect"
         }
     }
 
@@ -96,10 +102,9 @@ public struct OpenAIError: ClassifiedError, Sendable, Hashable, CustomStringConv
         return text
     }
 
-    /// `text` with every occurrence of `apiKey` replaced by `[redacted]`.
+    /// `text` with every occurrence of `apiKey`, in any ASCII case, replaced by `[redacted]`.
     public static func redact(_ text: String, apiKey: String?) -> String {
-        guard let apiKey, !apiKey.isEmpty else { return text }
-        return text.replacingOccurrences(of: apiKey, with: "[redacted]")
+        OpenAIKeyRedactor.redact(text, apiKey: apiKey)
     }
 
     /// `Retry-After` as seconds from `now`: a non-negative number of seconds, or an HTTP date

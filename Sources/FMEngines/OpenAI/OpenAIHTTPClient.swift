@@ -40,8 +40,10 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
     /// POSTs `body` to `url` (`Authorization: Bearer apiKey` when a key is given), calls `onChunk` with
     /// each body chunk of a 2xx response, and returns once the body is complete. Throws `OpenAIError`
     /// for a non-2xx status (with `Retry-After` and a redacted body excerpt), a refused or reset
-    /// connection, or `timeoutSeconds` passing; errors thrown by `onChunk` cancel the request.
-    public func post(url: URL, body: Data, apiKey: String?, timeoutSeconds: Double,
+    /// connection, a redirect off `url`'s origin (never followed), a body (decompressed) over
+    /// `maxResponseBytes`, or `timeoutSeconds` passing, a wall-clock deadline over connecting, headers,
+    /// body and `onChunk`'s own work; errors thrown by `onChunk` cancel the request.
+    public func post(url: URL, body: Data, apiKey: String?, timeoutSeconds: Double, maxResponseBytes: Int,
                      onChunk: (Data) throws -> Void) throws -> Exchange {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.sessionTimeoutSeconds)
         request.httpMethod = "POST"
@@ -49,25 +51,33 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json, text/event-stream", forHTTPHeaderField: "Accept")
         if let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
-        let state = TaskState()
+        let state = TaskState(origin: Self.origin(of: url), limit: maxResponseBytes)
         let task = session.dataTask(with: request)
         tasks.insert(state, for: task.taskIdentifier)
         defer { tasks.remove(task.taskIdentifier) }
         let started = DispatchTime.now()
         let deadline = started + .nanoseconds(Int(min(timeoutSeconds, 1e6) * 1e9))
+        let timeout = OpenAIError(kind: .timeout, url: url.absoluteString, detail:
+            "no complete response within \(timeoutSeconds) s; raise timeoutSeconds or check the server", apiKey: apiKey)
         task.resume()
         var errorBody = Data()
         while true {
             if state.signal.wait(timeout: deadline) == .timedOut {
                 task.cancel()
-                throw OpenAIError(kind: .timeout, url: url.absoluteString, detail:
-                    "no complete response within \(timeoutSeconds) s; raise timeoutSeconds or check the server", apiKey: apiKey)
+                throw timeout
             }
             let (response, chunks, completion) = state.take()
+            if state.isOverLimit {
+                task.cancel()
+                throw OpenAIError(kind: .responseTooLarge(limit: maxResponseBytes), url: url.absoluteString, detail:
+                    "the response grew past maxResponseBytes (\(maxResponseBytes) bytes, counted after decompression); "
+                    + "raise the engine option maxResponseBytes if the server's answers are really this large", apiKey: apiKey)
+            }
             let status = response?.statusCode ?? 0
             for chunk in chunks {
                 if (200...299).contains(status) {
                     do { try onChunk(chunk) } catch { task.cancel(); throw error }
+                    if DispatchTime.now() >= deadline { task.cancel(); throw timeout }
                 } else if errorBody.count < 64 * 1024 {
                     errorBody.append(chunk)
                 }
@@ -77,6 +87,12 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
             if let error = completion.error {
                 throw Self.transportError(error, url: url, received: status != 0, apiKey: apiKey)
             }
+            if let target = state.refusedRedirect {
+                throw OpenAIError(kind: .crossOriginRedirect, url: url.absoluteString, detail:
+                    "the server redirected (HTTP \(status)) to another origin, \(target); fmeval follows redirects only within "
+                    + "the base URL's origin, so the API key never goes elsewhere: set baseURL (--base-url) to the final address",
+                                  apiKey: apiKey)
+            }
             guard (200...299).contains(status) else {
                 let retryAfter = OpenAIError.retryAfterSeconds(response?.value(forHTTPHeaderField: "Retry-After"))
                 throw OpenAIError(kind: .httpStatus(status), url: url.absoluteString, detail: "HTTP \(status)",
@@ -84,6 +100,14 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
             }
             return Exchange(status: status, roundTripMs: roundTrip)
         }
+    }
+
+    /// `scheme://host:port` of `url` (lower-cased scheme and host, the scheme's default port filled in),
+    /// without user info, path or query.
+    static func origin(of url: URL?) -> String {
+        let scheme = url?.scheme?.lowercased() ?? ""
+        let port = url?.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(url?.host?.lowercased() ?? ""):\(port)"
     }
 
     /// The typed error for a URL session failure (`received`: whether a response status had arrived).
@@ -110,19 +134,65 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
     }
 }
 
-/// What the delegate has received for one task, handed to the waiting caller under a lock.
+/// What the delegate has received for one task, handed to the waiting caller under a lock. The
+/// delegate counts the body bytes as they arrive and cancels the task once they pass the limit, so a
+/// caller slower than the network never queues more than the limit.
 private final class TaskState: @unchecked Sendable {
+    // @unchecked Sendable: every mutable field is read and written under `lock`.
     struct Completion { var error: Error? }
 
     let signal = DispatchSemaphore(value: 0)
+    /// The origin redirects may stay within.
+    let origin: String
+    private let limit: Int
     private let lock = NSLock()
     private var response: HTTPURLResponse?
     private var chunks: [Data] = []
     private var completion: Completion?
+    private var receivedBytes = 0
+    private var overLimit = false
+    private var redirectRefused: String?
 
-    func receive(response: URLResponse) { update { $0.response = response as? HTTPURLResponse } }
-    func receive(data: Data) { update { $0.chunks.append(data) } }
+    init(origin: String, limit: Int) {
+        self.origin = origin
+        self.limit = limit
+    }
+
+    /// Records the response; false (over the limit: cancel) when it declares a longer body than the limit.
+    func receive(response: URLResponse) -> Bool {
+        var keep = true
+        update { state in
+            state.response = response as? HTTPURLResponse
+            if response.expectedContentLength > Int64(state.limit) {
+                state.overLimit = true
+                keep = false
+            }
+        }
+        return keep
+    }
     func complete(error: Error?) { update { $0.completion = Completion(error: error) } }
+    func refuseRedirect(to target: String) { update { $0.redirectRefused = target } }
+
+    /// Keeps `data` unless the body has passed the limit; returns false once it has (cancel the task).
+    func receive(data: Data) -> Bool {
+        var keep = true
+        update { state in
+            state.receivedBytes += data.count
+            if state.receivedBytes > state.limit {
+                state.overLimit = true
+                state.chunks = []
+                keep = false
+            } else {
+                state.chunks.append(data)
+            }
+        }
+        return keep
+    }
+
+    /// Whether the body passed the limit.
+    var isOverLimit: Bool { lock.lock(); defer { lock.unlock() }; return overLimit }
+    /// The origin of a redirect that was not followed.
+    var refusedRedirect: String? { lock.lock(); defer { lock.unlock() }; return redirectRefused }
 
     /// The response so far, the chunks not yet taken, and the completion when the task ended.
     func take() -> (HTTPURLResponse?, [Data], Completion?) {
@@ -159,12 +229,22 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        tasks.state(dataTask.taskIdentifier)?.receive(response: response)
-        completionHandler(.allow)
+        completionHandler(tasks.state(dataTask.taskIdentifier)?.receive(response: response) == false ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        tasks.state(dataTask.taskIdentifier)?.receive(data: data)
+        if tasks.state(dataTask.taskIdentifier)?.receive(data: data) == false { dataTask.cancel() }
+    }
+
+    /// Follows a redirect only within the request's origin; any other is refused (the redirect response
+    /// becomes the task's answer) so that the Authorization header never reaches another host.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        guard let state = tasks.state(task.taskIdentifier) else { return completionHandler(nil) }
+        let target = OpenAIHTTPClient.origin(of: request.url)
+        if target == state.origin { return completionHandler(request) }
+        state.refuseRedirect(to: target)
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

@@ -20,7 +20,8 @@ public struct OpenAICompletion: Sendable, Hashable {
 /// Chat-completions response JSON → `OpenAICompletion`, and error bodies → `LanguageModelError` (pure).
 public enum OpenAIResponseDecoder {
     /// Decodes a non-streamed response body; throws `OpenAIError.malformedResponse` naming what is missing.
-    public static func completion(json: String, request: EngineRequest, url: String) throws -> OpenAICompletion {
+    /// `apiKey` is redacted from every decoded string (an echo the raw JSON hid behind escapes).
+    public static func completion(json: String, request: EngineRequest, url: String, apiKey: String? = nil) throws -> OpenAICompletion {
         let body: GeneratedContent
         do {
             body = try GeneratedContent(json: json)
@@ -30,12 +31,13 @@ public enum OpenAIResponseDecoder {
         guard let choices = body["choices"]?.arrayValue, let choice = choices.first, let message = choice["message"] else {
             throw OpenAIError(kind: .malformedResponse, url: url, detail: "the response has no choices[0].message", body: json)
         }
-        let calls = try toolCalls(message["tool_calls"], url: url, body: json)
-        var decoded = response(text: contentText(message["content"]), toolCalls: calls,
+        func redacted(_ text: String?) -> String? { text.map { OpenAIError.redact($0, apiKey: apiKey) } }
+        let calls = try toolCalls(message["tool_calls"], url: url, body: json, apiKey: apiKey)
+        var decoded = response(text: redacted(contentText(message["content"])) ?? "", toolCalls: calls,
                                finishReason: choice["finish_reason"]?.stringValue, usage: usage(body["usage"]), request: request)
         decoded.timings = timings(body["timings"])
-        return OpenAICompletion(response: decoded, serverModel: body["model"]?.stringValue,
-                                systemFingerprint: body["system_fingerprint"]?.stringValue)
+        return OpenAICompletion(response: decoded, serverModel: redacted(body["model"]?.stringValue),
+                                systemFingerprint: redacted(body["system_fingerprint"]?.stringValue))
     }
 
     /// llama-server's `timings` (`prompt_n`, `prompt_ms`, `predicted_n`, `predicted_ms`); nil when the
@@ -68,7 +70,7 @@ public enum OpenAIResponseDecoder {
 
     /// `tool_calls` entries: id (made up when missing), function name, and the arguments JSON string
     /// parsed (arguments that do not parse are kept as one string value, for the session to reject).
-    static func toolCalls(_ value: GeneratedContent?, url: String, body: String) throws -> [ToolCall] {
+    static func toolCalls(_ value: GeneratedContent?, url: String, body: String, apiKey: String? = nil) throws -> [ToolCall] {
         guard let value, !value.isNull else { return [] }
         guard let entries = value.arrayValue else {
             throw OpenAIError(kind: .malformedResponse, url: url, detail: "tool_calls is not an array", body: body)
@@ -77,8 +79,10 @@ public enum OpenAIResponseDecoder {
             guard let name = entry["function"]?["name"]?.stringValue else {
                 throw OpenAIError(kind: .malformedResponse, url: url, detail: "tool_calls[\(index)] has no function.name", body: body)
             }
-            let id = entry["id"]?.stringValue ?? "call_\(index)"
-            return ToolCall(id: id, name: name, arguments: arguments(entry["function"]?["arguments"]))
+            let id = OpenAIError.redact(entry["id"]?.stringValue ?? "call_\(index)", apiKey: apiKey)
+            var raw = entry["function"]?["arguments"]
+            if let text = raw?.stringValue { raw = GeneratedContent(OpenAIError.redact(text, apiKey: apiKey)) }
+            return ToolCall(id: id, name: OpenAIError.redact(name, apiKey: apiKey), arguments: arguments(raw))
         }
     }
 

@@ -18,6 +18,9 @@ public struct OpenAIStreamAccumulator {
     private let apiKey: String?
     private let started: DispatchTime
     private var pending: [UInt8] = []
+    /// Where the search for the next newline resumes in `pending` (bytes before it hold none).
+    private var scanned = 0
+    private var redactor: OpenAIKeyRedactor
     private var text = ""
     private var calls: [Int: PartialCall] = [:]
     private var finishReason: String?
@@ -31,23 +34,35 @@ public struct OpenAIStreamAccumulator {
     public private(set) var timeToFirstTokenMs: Double?
 
     /// An accumulator for the stream answering `request` from `url`; the clock starts now. Any echo of
-    /// `apiKey` in the stream is redacted before it is read.
+    /// `apiKey` is redacted from each line before it is read, and from the decoded content and tool
+    /// calls as a whole stream (an echo split across events or chunks, in any ASCII case, included).
     public init(request: EngineRequest, url: String, apiKey: String? = nil) {
         self.request = request
         self.url = url
         self.apiKey = apiKey
+        self.redactor = OpenAIKeyRedactor(apiKey: apiKey)
         self.started = DispatchTime.now()
     }
 
     /// Consumes body bytes, emitting events for each complete `data:` line; throws `OpenAIError`
     /// for a chunk that is not JSON, or `LanguageModelError`/`OpenAIError` for an error event.
+    /// Each byte is scanned once, however long its line.
     public mutating func consume(_ bytes: Data, onEvent: (EngineEvent) -> Void) throws {
         pending.append(contentsOf: bytes)
-        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-            var line = OpenAIError.redact(String(decoding: pending[..<newline], as: UTF8.self), apiKey: apiKey)
-            pending.removeSubrange(...newline)
-            if line.hasSuffix("\r") { line.removeLast() }
-            try handle(line: line, onEvent: onEvent)
+        var lineStart = 0
+        defer {
+            pending.removeFirst(lineStart)
+            scanned = pending.count
+        }
+        var index = scanned
+        while index < pending.count {
+            if pending[index] == UInt8(ascii: "\n") {
+                var line = OpenAIError.redact(String(decoding: pending[lineStart..<index], as: UTF8.self), apiKey: apiKey)
+                lineStart = index + 1
+                if line.hasSuffix("\r") { line.removeLast() }
+                try handle(line: line, onEvent: onEvent)
+            }
+            index += 1
         }
     }
 
@@ -58,15 +73,18 @@ public struct OpenAIStreamAccumulator {
             throw OpenAIError(kind: .streamCut, url: url,
                               detail: "the event stream ended before its finish_reason or [DONE] (\(text.utf8.count) bytes of content so far)")
         }
+        func redacted(_ value: String) -> String { OpenAIError.redact(value, apiKey: apiKey) }
         let toolCalls = calls.keys.sorted().compactMap { index -> ToolCall? in
             guard let call = calls[index] else { return nil }
-            return ToolCall(id: call.id ?? "call_\(index)", name: call.name,
-                            arguments: OpenAIResponseDecoder.arguments(GeneratedContent(call.arguments)))
+            return ToolCall(id: redacted(call.id ?? "call_\(index)"), name: redacted(call.name),
+                            arguments: OpenAIResponseDecoder.arguments(GeneratedContent(redacted(call.arguments))))
         }
-        var response = OpenAIResponseDecoder.response(text: text, toolCalls: toolCalls, finishReason: finishReason,
+        var rest = redactor
+        var response = OpenAIResponseDecoder.response(text: text + rest.flush(), toolCalls: toolCalls, finishReason: finishReason,
                                                       usage: usage, request: request)
         response.timings = timings
-        return OpenAICompletion(response: response, serverModel: serverModel, systemFingerprint: systemFingerprint)
+        return OpenAICompletion(response: response, serverModel: serverModel.map(redacted),
+                                systemFingerprint: systemFingerprint.map(redacted))
     }
 
     private mutating func handle(line: String, onEvent: (EngineEvent) -> Void) throws {
@@ -74,6 +92,7 @@ public struct OpenAIStreamAccumulator {
         let payload = line.dropFirst(5).trimmingCharacters(in: .whitespaces)
         if payload == "[DONE]" {
             isDone = true
+            release(redactor.flush(), onEvent: onEvent)
             return
         }
         let chunk: GeneratedContent
@@ -92,17 +111,14 @@ public struct OpenAIStreamAccumulator {
         if let value = chunk["usage"], !value.isNull { usage = OpenAIResponseDecoder.usage(value) }
         if let value = OpenAIResponseDecoder.timings(chunk["timings"]) { timings = value }
         guard let choice = chunk["choices"]?.arrayValue?.first else { return }
-        if let reason = choice["finish_reason"]?.stringValue { finishReason = reason }
-        guard let delta = choice["delta"] else { return }
-        if let content = delta["content"]?.stringValue, !content.isEmpty {
+        let reason = choice["finish_reason"]?.stringValue
+        if let reason { finishReason = reason }
+        if let content = choice["delta"]?["content"]?.stringValue, !content.isEmpty {
             markFirstToken()
-            text += content
-            if request.schema == nil {
-                onEvent(.textDelta(content))
-            } else if let snapshot = GeneratedContent.partial(json: text) {
-                onEvent(.partialStructure(snapshot))
-            }
+            release(redactor.feed(content), onEvent: onEvent)
         }
+        if reason != nil { release(redactor.flush(), onEvent: onEvent) }
+        guard let delta = choice["delta"] else { return }
         for entry in delta["tool_calls"]?.arrayValue ?? [] {
             markFirstToken()
             let index = entry["index"]?.intValue ?? calls.count
@@ -111,6 +127,17 @@ public struct OpenAIStreamAccumulator {
             if let name = entry["function"]?["name"]?.stringValue { call.name += name }
             if let arguments = entry["function"]?["arguments"]?.stringValue { call.arguments += arguments }
             calls[index] = call
+        }
+    }
+
+    /// Appends content the redactor released and tells `onEvent` (text, or the structure so far).
+    private mutating func release(_ content: String, onEvent: (EngineEvent) -> Void) {
+        guard !content.isEmpty else { return }
+        text += content
+        if request.schema == nil {
+            onEvent(.textDelta(content))
+        } else if let snapshot = GeneratedContent.partial(json: text) {
+            onEvent(.partialStructure(snapshot))
         }
     }
 

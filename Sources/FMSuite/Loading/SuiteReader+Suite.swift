@@ -123,7 +123,7 @@ extension SuiteReader {
         var result = CaseDefaults()
         guard let keys = mapping(node, "defaults", allowed: ["expect", "repeat", "gate", "tags", "reproduce"]) else { return result }
         result.expect = keys["expect"].map { expectations($0, "defaults.expect") } ?? []
-        result.repeatCount = int(keys["repeat"], "defaults.repeat", minimum: 1)
+        result.repeatCount = int(keys["repeat"], "defaults.repeat", minimum: 1, maximum: RunLimits.maximumRepeat)
         result.reproduce = keys["reproduce"].flatMap { reproduce($0, "defaults.reproduce") }
         if let reproduceNode = keys["reproduce"], keys["repeat"] != nil {
             report(reproduceNode, "defaults has both 'reproduce' and 'repeat'; reproduce sets the attempts (seeds × wordings), so remove repeat")
@@ -148,7 +148,7 @@ extension SuiteReader {
         case (_?, _?): report(node, "case '\(id ?? "?")' has both 'prompt' and 'turns'; keep one")
         default: break
         }
-        let repeatCount = int(keys["repeat"], "repeat", minimum: 1)
+        let repeatCount = int(keys["repeat"], "repeat", minimum: 1, maximum: RunLimits.maximumRepeat)
         let reproduce = keys["reproduce"].flatMap { self.reproduce($0, "reproduce") }
         checkReproduce(keys, reproduce: reproduce, id: id ?? "?")
         var vars: [String: String] = [:]

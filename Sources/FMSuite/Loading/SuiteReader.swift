@@ -68,7 +68,7 @@ final class SuiteReader {
         return scalar.text
     }
 
-    func int(_ node: YAMLNode?, _ what: String, minimum: Int) -> Int? {
+    func int(_ node: YAMLNode?, _ what: String, minimum: Int, maximum: Int = Int.max) -> Int? {
         guard let node else { return nil }
         guard case .int(let value)? = node.scalar?.value else {
             report(node, "\(what) must be an integer, not \(node.kindName)")
@@ -76,6 +76,10 @@ final class SuiteReader {
         }
         guard value >= minimum else {
             report(node, "\(what) must be at least \(minimum), not \(value)")
+            return nil
+        }
+        guard value <= maximum else {
+            report(node, "\(what) must be at most \(maximum), not \(value) (fmeval's cap on one run's work)")
             return nil
         }
         return value
