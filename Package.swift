@@ -13,8 +13,10 @@ let package = Package(
         .library(name: "FMEval", targets: ["FMEval"]),
     ],
     targets: [
+        // Starting a child process that dies with fmeval (fork, parent-death signal, exec; C).
+        .target(name: "FMSpawn"),
         // Vocabulary, Apple-compatible JSON codecs, schema validator.
-        .target(name: "FMCore"),
+        .target(name: "FMCore", dependencies: ["FMSpawn"]),
         // GenerationSchema -> grammar -> token masks.
         .target(name: "FMGrammar", dependencies: ["FMCore"]),
         // Innermost quantized dot-product kernels (C, run-time CPU dispatch). No contraction of a·b + c into

@@ -1,4 +1,5 @@
 import Foundation
+import FMSpawn
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -73,8 +74,8 @@ public struct ChildProcessError: Error, CustomStringConvertible, Sendable {
 /// The one way fmeval runs other programs (command tools, command evaluators, the model fetch).
 ///
 /// Each child leads its own process group and gets exactly the environment asked for, default signal
-/// dispositions and an empty signal mask. Every pipe is close-on-exec, so parallel children never
-/// inherit each other's pipes. Output is captured up to a limit (the total is still counted). A timeout
+/// dispositions and an empty signal mask, and (on Linux) SIGKILL when fmeval ends, however it ends.
+/// Every pipe is close-on-exec, so parallel children never inherit each other's pipes. Output is captured up to a limit (the total is still counted). A timeout
 /// sends SIGTERM to the whole group, then SIGKILL after a grace second; when the child exits, whatever
 /// it left running in its group is killed. fmeval's own signal dispositions are never changed.
 public enum ChildProcess {
@@ -117,6 +118,7 @@ public enum ChildProcess {
         pipes.closeChildEnds()
         let outcome = Collector(pid: pid, pipes: pipes, request: request, onOutput: onOutput).run()
         ChildRegistry.shared.remove(pid)
+        ChildRegistry.shared.endOrphans()
         // A child cut short by fmeval's own SIGINT/SIGTERM did not really finish: report nothing.
         if ChildRegistry.shared.interrupted { ChildRegistry.parkUntilExit() }
         return outcome
@@ -127,6 +129,13 @@ public enum ChildProcess {
     /// caller then exits.
     public static func terminateAll(grace: Double = graceSeconds) {
         ChildRegistry.shared.terminateAll(grace: grace)
+    }
+
+    /// Makes fmeval the reaper of its commands' orphans (Linux): a process a command left behind that
+    /// is outside its process group (a `setsid()` daemon) is then ended with the command. Only for a
+    /// program whose every child is started here (the CLI): any other child would be ended too.
+    public static func adoptOrphans() {
+        if fms_adopt_orphans() == 0 { ChildRegistry.shared.adoptsOrphans() }
     }
 
     private static func locate(_ program: String, in request: ChildRequest) throws -> String {
@@ -148,38 +157,15 @@ public enum ChildProcess {
     }
 
     private static func spawn(_ executable: String, _ request: ChildRequest, _ pipes: ChildPipes) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let input = pipes.input {
-            posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, pipes.output.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, pipes.errors?.write ?? pipes.output.write, 2)
-        if let directory = request.directory, !directory.isEmpty, LibC.addChdir(&actions, directory) != 0 {
-            throw ChildProcessError("cannot start \(request.argv[0]) in \(directory): this C library cannot change a child's directory")
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in Int32(1) ..< 32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let arguments = [executable] + request.argv.dropFirst()
         let variables = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var cArguments = arguments.map { strdup($0) } + [nil]
         var cEnvironment = variables.map { strdup($0) } + [nil]
-        defer { (cArguments + cEnvironment).forEach { free($0) } }
+        let directory = request.directory.flatMap { $0.isEmpty ? nil : strdup($0) }
+        defer { (cArguments + cEnvironment + [directory]).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, &cEnvironment)
+        let result = fms_spawn(&pid, executable, &cArguments, &cEnvironment, pipes.input?.read ?? -1, pipes.output.write,
+                               pipes.errors?.write ?? pipes.output.write, directory)
         guard result == 0 else {
             let directory = request.directory.flatMap { $0.isEmpty ? nil : " in \($0)" } ?? ""
             throw ChildProcessError("cannot start \(request.argv[0])\(directory): \(String(cString: strerror(result)))")
@@ -195,6 +181,7 @@ final class ChildRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var live: Set<pid_t> = []
     private var stopping = false
+    private var adopting = false
 
     var interrupted: Bool {
         lock.lock()
@@ -227,24 +214,48 @@ final class ChildRegistry: @unchecked Sendable {
         lock.unlock()
     }
 
+    func adoptsOrphans() {
+        lock.lock()
+        adopting = true
+        lock.unlock()
+    }
+
+    /// With `adoptOrphans`, kills and reaps every child of fmeval that is not a running command: the
+    /// orphans commands left behind. Under the lock, so no child being started is taken for one.
+    func endOrphans() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard adopting else { return }
+        for orphan in ChildProcessTree.children(of: getpid()) where !live.contains(orphan) {
+            kill(orphan, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(orphan, &status, 0) < 0 && errno == EINTR {}
+        }
+    }
+
     func terminateAll(grace: Double) {
         lock.lock()
         stopping = true
         let groups = live
         lock.unlock()
+        // A descendant that called setsid() is outside its command's group: it is signalled by pid.
+        let below = groups.flatMap { ChildProcessTree.descendants(of: $0) }
+        ChildProcessTree.signal(below, SIGTERM)
         for pid in groups { kill(-pid, SIGTERM) }
         let deadline = Date().addingTimeInterval(grace)
         while Date() < deadline {
             lock.lock()
             let remaining = live
             lock.unlock()
-            if remaining.isEmpty { return }
+            if remaining.isEmpty { break }
             usleep(10_000)
         }
         lock.lock()
         let remaining = live
         lock.unlock()
+        ChildProcessTree.signal(below + remaining.flatMap { ChildProcessTree.descendants(of: $0) }, SIGKILL)
         for pid in remaining { kill(-pid, SIGKILL) }
+        endOrphans()
     }
 }
 

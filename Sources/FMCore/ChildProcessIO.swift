@@ -8,10 +8,8 @@ import Darwin
 /// glibc functions the Swift Glibc module does not show (they need _GNU_SOURCE), looked up once.
 enum LibC {
     private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
     private static let pipe2Function: Pipe2? = dlsym(nil, "pipe2").map { unsafeBitCast($0, to: Pipe2.self) }
-    private static let addChdirFunction: AddChdir? = dlsym(nil, "posix_spawn_file_actions_addchdir_np").map { unsafeBitCast($0, to: AddChdir.self) }
 
     /// `pipe2(2)`: a pipe whose ends get `flags` (O_CLOEXEC) atomically.
     static func pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32 {
@@ -20,12 +18,6 @@ enum LibC {
             return -1
         }
         return pipe2Function(fds, flags)
-    }
-
-    /// `posix_spawn_file_actions_addchdir_np`: the child changes directory before exec.
-    static func addChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: String) -> Int32 {
-        guard let addChdirFunction else { return ENOSYS }
-        return addChdirFunction(actions, path)
     }
 }
 
@@ -119,22 +111,30 @@ struct Collector {
         if input.isEmpty, let fd = inFD { close(fd); inFD = nil }
         let started = Date()
         var exitedAt: Date?, termSentAt: Date?
-        var timedOut = false
+        var timedOut = false, killSent = false
+        var stragglers: [(pid: pid_t, start: UInt64)] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
 
         while true {
             if exitedAt == nil, hasExited() {
                 exitedAt = Date()
-                // Whatever the child left running in its group goes with it.
+                // Whatever the child left running in its group goes with it, and so do the descendants
+                // of a timed-out child that left the group (setsid) and outlived it.
                 kill(-pid, SIGKILL)
+                ChildProcessTree.signal(stragglers, SIGKILL)
             }
             if let exitedAt, outFD == nil && errFD == nil || Date().timeIntervalSince(exitedAt) > 1 { break }
             if exitedAt == nil, let limit = request.timeoutSeconds, termSentAt == nil, Date().timeIntervalSince(started) >= limit {
                 timedOut = true
                 termSentAt = Date()
+                // A descendant that called setsid() left the group: it is signalled by pid.
+                stragglers = ChildProcessTree.descendants(of: pid)
+                ChildProcessTree.signal(stragglers, SIGTERM)
                 kill(-pid, SIGTERM)
             }
             if exitedAt == nil, let sent = termSentAt, Date().timeIntervalSince(sent) >= ChildProcess.graceSeconds {
+                if !killSent { ChildProcessTree.signal(ChildProcessTree.descendants(of: pid), SIGKILL) }
+                killSent = true
                 kill(-pid, SIGKILL)
             }
             var polled: [pollfd] = []

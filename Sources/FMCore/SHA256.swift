@@ -82,11 +82,14 @@ public struct SHA256 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The lowercase hex digest of the file at `path`, read in 1 MiB chunks; nil if it cannot be read.
+    /// The lowercase hex digest of the file at `path`, read in 1 MiB chunks; nil if it cannot be read or
+    /// is not a regular file (a FIFO is never waited on).
     public static func hexOfFile(atPath path: String) -> String? {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var hasher = SHA256()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }

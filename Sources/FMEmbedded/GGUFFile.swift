@@ -39,7 +39,8 @@ public final class GGUFFile: @unchecked Sendable {
     /// Maps and parses the file at `path`; throws `GGUFError` naming the byte offset of any problem.
     public init(path: String) throws {
         self.path = path
-        let fd = open(path, O_RDONLY)
+        // Non-blocking, so a FIFO is refused below instead of waiting for a writer for ever.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
             throw GGUFError(path: path, offset: nil, message: "cannot open: \(reason)",

@@ -29,7 +29,7 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
         let url = try modelPath.map { URL(fileURLWithPath: $0) } ?? ModelStore.defaultModelURL(progress: progress)
         let file = try GGUFFile(path: url.path)
         let hash = modelPath == nil ? ModelSpec.smolLM2.sha256 : nil
-        try self.init(file: file, modelName: url.deletingPathExtension().lastPathComponent, modelHash: hash,
+        try self.init(file: file, modelName: FilePaths.stem(of: url.path), modelHash: hash,
                       prefixCacheBytes: prefixCacheBytes)
     }
 

@@ -37,7 +37,7 @@ public struct EvalSuite: Sendable {
     /// outputs, images) are read from `directory` (default: the current directory).
     public init(_ builder: SuiteBuilder, directory: String? = nil) throws {
         let base = directory ?? FileManager.default.currentDirectoryPath
-        let file = (base as NSString).appendingPathComponent("\(builder.name).fmeval-builder.json")
+        let file = FilePaths.join(base, "\(builder.name).fmeval-builder.json")
         let text = builder.document.jsonString(indent: 2)
         let (suite, diagnostics) = SuiteLoader.load(text: text, file: file)
         if !diagnostics.isEmpty {

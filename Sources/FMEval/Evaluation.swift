@@ -79,12 +79,12 @@ public enum Evaluation {
 
     /// `results.json` in a new folder under the system's temporary directory.
     static func temporaryResultsPath() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-\(UUID().uuidString)")
+        let folder = FilePaths.join(FileManager.default.temporaryDirectory.path, "fmeval-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw EvalError(.infrastructure, "cannot create a folder for the results at \(folder.path): \(error.localizedDescription); set EvalOptions.resultsPath")
+            throw EvalError(.infrastructure, "cannot create a folder for the results at \(folder): \(error.localizedDescription); set EvalOptions.resultsPath")
         }
-        return folder.appendingPathComponent("results.json").path
+        return FilePaths.join(folder, "results.json")
     }
 }

@@ -43,8 +43,7 @@ public final class HistoryStore: ResultStore {
             guard create else {
                 throw ReportError("history \(location): no such file; record runs first ('fmeval run' writes reports/history.sqlite) or pass --history FILE")
             }
-            let folder = (location as NSString).deletingLastPathComponent
-            if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            try? FileManager.default.createDirectory(atPath: FilePaths.parent(of: location), withIntermediateDirectories: true)
         }
         let database = try guarded("open") { try SQLiteDatabase(path: location, create: create) }
         try guarded("read") {

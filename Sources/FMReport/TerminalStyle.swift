@@ -14,7 +14,7 @@ public struct TerminalStyle: Equatable, Sendable {
     }
 
     /// A colour or emphasis, by its SGR parameter.
-    public enum Paint: String, Sendable {
+    public enum Paint: String, Sendable, CaseIterable {
         /// Passed.
         case green = "32"
         /// Failed.
@@ -24,6 +24,9 @@ public struct TerminalStyle: Equatable, Sendable {
         /// Details.
         case dim = "2"
     }
+
+    /// Every escape sequence `paint` writes: the only ones the CLI lets through to the terminal.
+    public static let escapes: Set<String> = Set(Paint.allCases.map { "\u{1B}[\($0.rawValue)m" } + ["\u{1B}[0m"])
 
     /// Whether to write ANSI colour escapes.
     public var colors: Bool

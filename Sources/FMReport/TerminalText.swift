@@ -1,4 +1,5 @@
 import Foundation
+import FMCore
 import FMResults
 
 /// The lines fmeval prints while and after running: progress, one line per case, the final summary,
@@ -129,14 +130,14 @@ public enum TerminalText {
         return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
     }
 
-    /// The text on one line: line breaks shown as spaces, other control characters as control pictures and
-    /// bidi controls as `[U+202E]`.
-    static func oneLine(_ text: String, limit: Int = 200) -> String {
+    /// The text on one line: line breaks shown as spaces, other controls as `TerminalSafe` shows them
+    /// (control pictures, C1 and bidi controls as `[U+202E]`).
+    public static func oneLine(_ text: String, limit: Int = 200) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\n", "\r", "\t": output += " "
-            default: XMLEscaping.appendVisible(scalar, to: &output)
+            default: output += TerminalSafe.text(String(scalar))
             }
         }
         return CaseSummaryText.excerpt(output, limit: limit)

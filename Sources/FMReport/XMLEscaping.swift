@@ -1,3 +1,5 @@
+import FMCore
+
 /// Escaping that keeps an XML 1.0 document well-formed whatever the model printed.
 ///
 /// XML 1.0 forbids most C0 control characters even as character references, and the
@@ -88,10 +90,8 @@ public enum XMLEscaping {
     /// Whether `scalar` is a bidirectional formatting control (embeddings, overrides, isolates and marks),
     /// which would silently reorder the text around it.
     public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
-        default: return false
-        }
+        // TerminalSafe's hidden set is the C1 controls and exactly these bidi controls.
+        scalar.value > 0x9F && TerminalSafe.isHidden(scalar)
     }
 
     /// Appends `scalar` as shown to a reader: itself, its control picture or U+FFFD when XML cannot

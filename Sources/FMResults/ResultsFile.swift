@@ -71,7 +71,7 @@ public enum ResultsFile {
     public static func write(_ run: RunResult, to path: String, caseTexts: [String]? = nil) throws {
         do {
             let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: FilePaths.parent(of: path), withIntermediateDirectories: true)
             let cases = try caseTexts ?? run.cases.map { try ContentEncoder.jsonText($0) }
             var text = "{\n\"version\": \(run.version),\n\"run\": " + (try ContentEncoder.jsonText(run.run))
             text += ",\n\"summary\": " + (try ContentEncoder.jsonText(run.summary))
@@ -89,7 +89,7 @@ public enum ResultsFile {
     public static func writeReport(_ data: Data, to path: String) throws {
         let url = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: FilePaths.parent(of: path), withIntermediateDirectories: true)
             try data.write(to: url, options: .atomic)
         } catch {
             throw ReportError("\(path): cannot write the report (\(error.localizedDescription)); check the folder exists and is writable", infrastructure: true)

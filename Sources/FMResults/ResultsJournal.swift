@@ -1,34 +1,61 @@
 import Foundation
 import FMCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The crash-safe side of a results file: one JSON line per finished case, appended as it finishes.
 ///
 /// `FILE.jsonl` beside the results `FILE`: first `{"journal": 1, "run": RunInfo}`, then one
 /// `{"case": CaseResult}` per line. Nothing finished is lost to a crash or Ctrl-C.
-// @unchecked Sendable: the file handle and `texts` are used only under `lock`; `path` is immutable.
+///
+/// A new journal is written beside the old one and renamed over it only once it holds the header and
+/// the carried cases, so an earlier journal is never lost to a failed start. A write that fails (a
+/// full disk) is cut back to the last whole line, so the journal stays readable by `--resume`.
+// @unchecked Sendable: the descriptor, `length`, `lines` and `texts` are used only under `lock`; `path` is immutable.
 public final class ResultsJournal: @unchecked Sendable {
     /// The journal path for results file `resultsPath`.
     public static func path(for resultsPath: String) -> String { resultsPath + "l" }
 
     /// Where the journal is written.
     public let path: String
-    private let handle: FileHandle
+    private var descriptor: Int32
+    private var length = 0
+    private var lines = 0
     private let lock = NSLock()
     private var texts: [(id: String, text: String)] = []
 
-    /// Starts a journal at `path` for the run described by `run`, replacing any old journal, and writes
-    /// `carried` (cases finished by an earlier, resumed run) first.
+    /// Starts a journal at `path` for the run described by `run`, replacing any old journal once the new
+    /// one holds `carried` (cases finished by an earlier, resumed run), which are written first.
     public init(path: String, run: RunInfo, carried: [CaseResult] = []) throws {
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw ReportError("cannot create the results journal \(path); check that the folder is writable")
+        try? FileManager.default.createDirectory(atPath: FilePaths.parent(of: path), withIntermediateDirectories: true)
+        let fresh = path + ".new-\(getpid())"
+        descriptor = open(fresh, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw ReportError("cannot create the results journal \(path): \(String(cString: strerror(errno))); "
+                + "check that the folder is writable", infrastructure: true)
         }
-        handle = try FileHandle(forWritingTo: url)
-        try write(Array(#"{"journal":1,"run":"#.utf8) + ContentEncoder.jsonBytes(run) + Array("}\n".utf8))
-        for result in carried { try append(result) }
+        do {
+            try appendLine(Array(#"{"journal":1,"run":"#.utf8) + ContentEncoder.jsonBytes(run) + Array("}\n".utf8))
+            for result in carried { try append(result) }
+            guard rename(fresh, path) == 0 else {
+                throw ReportError("cannot replace the results journal \(path): \(String(cString: strerror(errno)))",
+                                  infrastructure: true)
+            }
+        } catch {
+            // Closed here and marked, so `deinit` (which may run for a failed initializer) cannot close
+            // the number again after another thread reused it.
+            close(descriptor)
+            descriptor = -1
+            unlink(fresh)
+            throw error
+        }
     }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Appends one finished case (thread-safe).
     public func append(_ result: CaseResult) throws {
@@ -48,7 +75,7 @@ public final class ResultsJournal: @unchecked Sendable {
 
     /// Appends one case already encoded by `encode`, whose id is `id` (thread-safe).
     public func append(_ encoded: (line: [UInt8], text: String), id: String) throws {
-        try write(encoded.line)
+        try appendLine(encoded.line)
         lock.lock()
         texts.append((id, encoded.text))
         lock.unlock()
@@ -64,19 +91,31 @@ public final class ResultsJournal: @unchecked Sendable {
         return ordered.count == cases.count ? ordered : nil
     }
 
-    /// Closes the journal and deletes it (the complete results file now holds everything).
+    /// Deletes the journal (the complete results file now holds everything).
     public func finish() {
         lock.lock()
         defer { lock.unlock() }
-        try? handle.close()
-        try? FileManager.default.removeItem(atPath: path)
+        unlink(path)
     }
 
-    private func write(_ line: [UInt8]) throws {
-        let data = Data(line)
+    /// Appends `line` whole or not at all: a failed write is cut back to the last whole line.
+    private func appendLine(_ line: [UInt8]) throws {
         lock.lock()
         defer { lock.unlock() }
-        try handle.write(contentsOf: data)
+        var done = 0
+        while done < line.count {
+            let count = line.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, line.count - done) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let code = count < 0 ? errno : ENOSPC
+                _ = ftruncate(descriptor, off_t(length))
+                _ = lseek(descriptor, off_t(length), SEEK_SET)
+                throw JournalWriteError(path: path, code: code, cases: max(0, lines - 1))
+            }
+            done += count
+        }
+        length += line.count
+        lines += 1
     }
 
     /// `read(path:)` for `--resume FILE`, falling back to FILE's journal when the run was interrupted
@@ -140,4 +179,21 @@ private struct JournalHeader: Codable {
 
 private struct JournalCase: Codable {
     var `case`: CaseResult
+}
+
+/// A journal line that could not be written (a full disk, most often); the journal keeps every line before it.
+public struct JournalWriteError: Error, CustomStringConvertible, Sendable {
+    /// The journal.
+    public var path: String
+    /// The `errno` of the failed write.
+    public var code: Int32
+    /// Finished cases the journal holds.
+    public var cases: Int
+
+    /// One line: what failed, what the journal still holds, how to finish.
+    public var description: String {
+        let what = code == ENOSPC ? "the disk is full" : String(cString: strerror(code))
+        return "cannot write the results journal \(path): \(what); it keeps the \(cases) case\(cases == 1 ? "" : "s") "
+            + "finished so far: free space, then finish with --resume \(path)"
+    }
 }

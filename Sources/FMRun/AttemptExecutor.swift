@@ -64,7 +64,7 @@ struct AttemptExecutor {
             schema: item.generating, constrained: item.settings.constrained,
             includeSchemaInPrompt: item.settings.includeSchemaInPrompt, contextSize: item.settings.contextSize,
             maxToolCalls: item.settings.maxToolCalls,
-            baseDirectory: (item.location.file as NSString).deletingLastPathComponent)
+            baseDirectory: FilePaths.parent(of: item.location.file))
         configuration.commands = item.commands
         configuration.guideEnforcement = item.settings.guideEnforcement == .device ? .device : nil
         configuration.loopGuards = item.settings.loopGuards

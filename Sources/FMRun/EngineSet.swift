@@ -69,7 +69,7 @@ final class EngineSet: @unchecked Sendable {
 
     /// Judges use the case's engine (or the named one) when it can answer without a script.
     func environment(for item: ExpandedCase) -> EvaluationEnvironment {
-        let directory = (item.location.file as NSString).deletingLastPathComponent
+        let directory = FilePaths.parent(of: item.location.file)
         return EvaluationEnvironment(judgeEngine: { [self] name in
             var configuration = EngineSet.configuration(for: item, request: request)
             if let name {

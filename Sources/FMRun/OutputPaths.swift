@@ -10,8 +10,8 @@ public enum OutputPaths {
     /// option that gave the path (for example `--junit report.xml`) in the message.
     public static func check(_ path: String, flag: String) throws {
         let manager = FileManager.default
-        let parent = (path as NSString).deletingLastPathComponent
-        let folder = parent.isEmpty ? "." : parent
+        guard !path.isEmpty else { throw RunnerError.invalidInput("\(flag): the path is empty; give a file path") }
+        let folder = FilePaths.parent(of: path)
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw RunnerError.invalidInput("\(flag): \(path) is a folder; give a file path")
@@ -24,7 +24,7 @@ public enum OutputPaths {
         } catch {
             throw RunnerError.invalidInput("\(flag): cannot create the folder \(folder) for \(path): \(FileErrors.reason(of: error)); choose a writable path")
         }
-        let probe = (folder as NSString).appendingPathComponent(".fmeval-write-check-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let probe = FilePaths.join(folder, ".fmeval-write-check-\(getpid())-\(UUID().uuidString.prefix(8))")
         let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
             let cause = String(cString: strerror(errno))
@@ -42,7 +42,7 @@ public enum OutputPaths {
             if FileManager.default.fileExists(atPath: current, isDirectory: &isFolder) {
                 return isFolder.boolValue ? nil : current
             }
-            current = (current as NSString).deletingLastPathComponent
+            current = FilePaths.parent(of: current)
         }
         return nil
     }

@@ -35,6 +35,8 @@ public struct RunRequest: Sendable {
     public var resultsPath: String
     /// The command-line arguments, recorded in the run info.
     public var arguments: [String] = []
+    /// `--fresh`: replace the journal of an interrupted run instead of refusing to start.
+    public var fresh = false
     /// `--keep-going`: score the valid recorded transcripts when some are invalid (those become `error` cases).
     public var keepGoing = false
     /// `--guide-enforcement`: the profile for every case, over the suites' `guideEnforcement`.
@@ -194,6 +196,9 @@ public enum RunPipeline {
     public static func execute(_ request: RunRequest, plan: RunPlan, progress: Runner.Progress? = nil,
                                started: Runner.Started? = nil, notice: (String) -> Void = { _ in },
                                stores: [any ResultStore] = []) throws -> RunResult {
+        let lock = try OutputLock.acquire(forResults: request.resultsPath)
+        defer { withExtendedLifetime(lock) {} }
+        try checkNoInterruptedJournal(request)
         var carried = plan.carried
         var previous: RunInfo?
         if let resume = request.resume {
@@ -268,6 +273,16 @@ public enum RunPipeline {
             }
         }
         return result
+    }
+
+    /// Refuses to replace the journal of an interrupted run unless this run resumes from it or `fresh`.
+    static func checkNoInterruptedJournal(_ request: RunRequest) throws {
+        let journal = ResultsJournal.path(for: request.resultsPath)
+        guard !request.fresh, FileManager.default.fileExists(atPath: journal) else { return }
+        if let resume = request.resume, resume == journal || resume == request.resultsPath { return }
+        let count = (try? ResultsJournal.read(path: journal).cases.count).map { " (\($0) finished case\($0 == 1 ? "" : "s"))" } ?? ""
+        throw RunnerError.invalidInput("\(journal) is the journal of an interrupted run\(count); finish that run with "
+            + "--resume \(request.resultsPath), or pass --fresh to start over and replace it; nothing was run")
     }
 
     /// A diagnostic for each folder in `paths` that holds no suite file (`validate` and `run` refuse them).

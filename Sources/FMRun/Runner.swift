@@ -111,6 +111,7 @@ public final class Runner: Sendable {
             return state
         }
         if let journalError = finished.journalError {
+            if journalError is JournalWriteError { throw RunnerError.infrastructure("\(journalError)") }
             throw RunnerError.infrastructure("cannot append to the results journal \(journal?.path ?? ""): \(journalError)")
         }
         return finished.results

@@ -16,12 +16,14 @@ public enum RunnerError: Error, CustomStringConvertible, Equatable {
 }
 
 extension RunnerError {
-    /// Runs `body`, turning a results file or journal `ReportError` into the runner's error of the same class.
+    /// Runs `body`, turning a results file or journal `ReportError` (or a failed journal write) into the runner's error of the same class.
     static func fromResults<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as ReportError {
             throw error.isInfrastructure ? RunnerError.infrastructure(error.message) : RunnerError.invalidInput(error.message)
+        } catch let error as JournalWriteError {
+            throw RunnerError.infrastructure(error.description)
         }
     }
 }

@@ -168,6 +168,13 @@ public final class LanguageModelSession: @unchecked Sendable {
                                                      underRequiredMode: required)
         }
         for call in calls {
+            // Arguments that are not a JSON object are the model's malformed call: the tool is not run.
+            guard call.arguments.orderedProperties != nil else {
+                throw GeneratedContent.ParsingError(line: 1, column: 1,
+                    message: "the model called tool '\(call.name)' with arguments that are not a JSON object "
+                        + "(\(String(call.arguments.jsonString.prefix(200)))); the tool was not called",
+                    rawContent: call.arguments.stringValue ?? call.arguments.jsonString)
+            }
             let output = try tools.output(for: call)
             updateStats { $0.toolCalls += 1 }
             append(.toolOutput(.init(id: makeID("toolOutput"), toolName: call.name, toolCallID: call.id,

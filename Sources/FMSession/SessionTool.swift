@@ -109,12 +109,15 @@ struct ToolRunner {
             }
             return try output(from: rule.output, for: call)
         case .file(let path):
-            let url = resolve(path)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw ToolCallError(tool: call.name, message: "cannot read fixture file \(url.path)")
+            let file = resolve(path)
+            if let problem = RegularFile.problem(file) {
+                throw ToolCallError(tool: call.name, message: "the fixture file \(file) \(problem)")
+            }
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ToolCallError(tool: call.name, message: "cannot read fixture file \(file)")
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                throw ToolCallError(tool: call.name, message: "fixture file \(url.path) is not UTF-8 text")
+                throw ToolCallError(tool: call.name, message: "fixture file \(file) is not UTF-8 text")
             }
             return text
         case .command(let command):
@@ -122,9 +125,8 @@ struct ToolRunner {
         }
     }
 
-    private func resolve(_ path: String) -> URL {
-        if path.hasPrefix("/") || baseDirectory == nil { return URL(fileURLWithPath: path) }
-        return URL(fileURLWithPath: baseDirectory!).appendingPathComponent(path)
+    private func resolve(_ path: String) -> String {
+        FilePaths.join(baseDirectory ?? "", path)
     }
 
     private func run(_ command: ToolCommand, call: ToolCall) throws -> String {
@@ -134,7 +136,7 @@ struct ToolRunner {
         let input = Data((call.arguments.jsonString + "\n").utf8)
         let result: CommandResult
         do {
-            let executable = program.contains("/") ? resolve(program).path : program
+            let executable = program.contains("/") ? resolve(program) : program
             var variables = environment
             variables["FMEVAL_TOOL_NAME"] = call.name
             result = try CommandRunner.run([executable] + command.argv.dropFirst(), stdin: input,

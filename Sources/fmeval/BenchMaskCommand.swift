@@ -51,7 +51,7 @@ struct BenchMaskCommand: Command {
             var examples = ExampleDocuments(schema: schema, seed: 1)
             let documents = (0..<documentCount).map { _ in examples.next().jsonString }
             let (grammar, seconds) = try timed { try Grammar.json(schema: schema) }
-            workloads.append(Workload(name: URL(fileURLWithPath: path).lastPathComponent, grammar: grammar,
+            workloads.append(Workload(name: FilePaths.lastComponent(of: path), grammar: grammar,
                                       documents: documents, compileSeconds: seconds))
         }
         for (name, tools) in try exampleToolSets() {
@@ -72,7 +72,7 @@ struct BenchMaskCommand: Command {
             rows.append(row)
             if !json { print(format(row)) }
         }
-        if json { print(GeneratedContent(properties: [("grammars", GeneratedContent(rows))]).jsonString) }
+        if json { printJSON(GeneratedContent(properties: [("grammars", GeneratedContent(rows))]).jsonString) }
         return ExitCode.ok
     }
 

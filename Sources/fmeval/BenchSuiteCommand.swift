@@ -61,8 +61,8 @@ struct BenchSuiteCommand: Command {
             throw CLIError.invalidInput("bench suite: no suite at \(path)"
                 + (suites.isEmpty ? "; run from the repository root, or give --suite PATH" : "; give an existing suite file or folder"))
         }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-bench-\(UUID().uuidString)").path
-        let resultsPath = kept ?? (temporary as NSString).appendingPathComponent("results.json")
+        let temporary = FilePaths.join(FileManager.default.temporaryDirectory.path, "fmeval-bench-\(UUID().uuidString)")
+        let resultsPath = kept ?? FilePaths.join(temporary, "results.json")
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         if kept == nil { try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true) }
 

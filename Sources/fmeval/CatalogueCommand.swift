@@ -1,4 +1,5 @@
 import Foundation
+import FMCore
 import FMEngines
 import FMReport
 import FMResults
@@ -91,14 +92,14 @@ struct CatalogueCommand: Command {
 
     /// Runs every case of the loaded suites (results in a scratch folder, no history) and returns the run.
     static func runSuites(paths: [String], loaded: SuiteLoadResult, engineFlags: EngineFlags, model: String?, jobs: Int) throws -> RunResult {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-catalogue-\(UUID().uuidString)")
+        let scratch = FilePaths.join(FileManager.default.temporaryDirectory.path, "fmeval-catalogue-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         } catch {
-            throw CLIError.infrastructure("catalogue: cannot create a scratch folder \(scratch.path): \(error.localizedDescription)")
+            throw CLIError.infrastructure("catalogue: cannot create a scratch folder \(scratch): \(error.localizedDescription)")
         }
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        var request = RunRequest(paths: paths, resultsPath: scratch.appendingPathComponent("results.json").path)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var request = RunRequest(paths: paths, resultsPath: FilePaths.join(scratch, "results.json"))
         request.loaded = loaded
         request.engine = engineFlags.name
         request.engineOptions = engineFlags.options

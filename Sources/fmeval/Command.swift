@@ -1,4 +1,6 @@
 import Foundation
+import FMCore
+import FMReport
 
 /// A subcommand of the `fmeval` tool: one file per command under `Sources/fmeval/`.
 protocol Command: Sendable {
@@ -41,5 +43,5 @@ struct CLIError: Error, CustomStringConvertible {
 
 /// Writes a line to standard error.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalSafe.text(text, keeping: TerminalStyle.escapes) + "\n").utf8))
 }

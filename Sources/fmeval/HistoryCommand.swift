@@ -67,7 +67,7 @@ struct HistoryCommand: Command {
         let store = HistoryStore(path: file, create: false)
         do {
             let output = try answer(query, words: words, store: store, last: last, keep: keep, before: before, json: json)
-            print(output)
+            if json { printJSON(output) } else { print(output) }
             return ExitCode.ok
         } catch let error as ReportError {
             throw CLIError(message: error.message, exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)

@@ -1,4 +1,5 @@
 import Foundation
+import FMCore
 import FMHistory
 import FMReport
 import FMResults
@@ -36,8 +37,7 @@ struct HistoryFlags {
     /// to standard output).
     func file(resultsPath: String?) -> String {
         if let explicitPath { return explicitPath }
-        let folder = resultsPath.map { ($0 as NSString).deletingLastPathComponent } ?? "reports"
-        return ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("history.sqlite")
+        return FilePaths.join(resultsPath.map(FilePaths.parent(of:)) ?? "reports", "history.sqlite")
     }
 
     /// The store a finished run is saved to (none with `--no-history`); git facts come from the

@@ -1,4 +1,5 @@
 import Foundation
+import FMCore
 
 /// `fmeval init [DIR] [--force]`: write a commented starter suite, its dataset and a CI workflow.
 struct InitCommand: Command {
@@ -32,14 +33,14 @@ struct InitCommand: Command {
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw CLIError.invalidInput("init: '\(folder)' is a file; give a folder (it is created when missing)")
         }
-        let targets = InitTemplates.files.map { (shown: display(folder, $0.path), url: URL(fileURLWithPath: folder).appendingPathComponent($0.path), text: $0.text) }
+        let targets = InitTemplates.files.map { (shown: display(folder, $0.path), url: URL(fileURLWithPath: FilePaths.join(folder, $0.path)), text: $0.text) }
         let existing = targets.filter { FileManager.default.fileExists(atPath: $0.url.path) }
         if !existing.isEmpty && !force {
             throw CLIError.invalidInput("init: \(existing.map(\.shown).joined(separator: ", ")) already exist\(existing.count == 1 ? "s" : ""); nothing was written. Move \(existing.count == 1 ? "it" : "them") away or pass --force to overwrite")
         }
         for target in targets {
             do {
-                try FileManager.default.createDirectory(at: target.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: FilePaths.parent(of: target.url.path), withIntermediateDirectories: true)
                 try Data(target.text.utf8).write(to: target.url)
             } catch {
                 throw CLIError.infrastructure("init: cannot write \(target.shown): \(error.localizedDescription)")

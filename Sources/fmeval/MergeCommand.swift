@@ -56,7 +56,7 @@ struct MergeCommand: Command {
                 throw CLIError.infrastructure(error.message)
             }
         } else {
-            FileHandle.standardOutput.write(Data((try ContentEncoder.jsonText(merged) + "\n").utf8))
+            printJSON(try ContentEncoder.jsonText(merged))
         }
         // With the JSON on stdout, the human summary goes to stderr so the JSON stays parseable.
         let announce: (String) -> Void = json == nil ? { printError($0) } : { print($0) }

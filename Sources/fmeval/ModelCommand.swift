@@ -72,7 +72,7 @@ struct ModelInfoCommand: Command {
         let file = try openModel(modelPath)
         let info = describe(file)
         if json {
-            print(info.jsonString(indent: 2))
+            printJSON(info.jsonString(indent: 2))
         } else {
             printText(file, info)
         }

@@ -49,9 +49,9 @@ extension RespondCommand {
         }
         let content = schema != nil && response.finishReason == .stop ? response.content : nil
         if json {
-            print(structuredReport(response, content: content).jsonString)
+            printJSON(structuredReport(response, content: content).jsonString)
         } else {
-            print(content?.jsonString ?? response.text)
+            if let content { printJSON(content.jsonString) } else { print(response.text) }
         }
         return ExitCode.ok
     }

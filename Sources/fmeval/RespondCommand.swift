@@ -96,7 +96,7 @@ struct RespondCommand: Command {
         }
         let ids = result.tokens.map { Int($0) }
         if json {
-            print(report(text: tokenizer.text(ids), ids: ids, result: result).jsonString)
+            printJSON(report(text: tokenizer.text(ids), ids: ids, result: result).jsonString)
         } else {
             stream.finish()
         }
@@ -109,7 +109,7 @@ struct RespondCommand: Command {
         let file = try openModel(modelPath)
         let engine: EmbeddedEngine
         do {
-            let name = modelPath.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? URL(fileURLWithPath: ModelSpec.smolLM2.fileName).deletingPathExtension().lastPathComponent
+            let name = FilePaths.stem(of: modelPath ?? ModelSpec.smolLM2.fileName)
             engine = try EmbeddedEngine(file: file, modelName: name, modelHash: modelPath == nil ? ModelSpec.smolLM2.sha256 : nil)
         } catch let error as GGUFError {
             throw modelPath != nil ? CLIError.invalidInput("--model: \(error.description)") : CLIError.infrastructure(error.description)
@@ -126,9 +126,9 @@ struct RespondCommand: Command {
         }
         let content = response.finishReason == .stop ? response.content : nil
         if json {
-            print(structuredReport(response, content: content).jsonString)
+            printJSON(structuredReport(response, content: content).jsonString)
         } else if let content {
-            print(content.jsonString)
+            printJSON(content.jsonString)
         }
         guard content != nil else {
             let limit = maxTokens.map { "--max-tokens \($0)); raise --max-tokens" } ?? "the end of the context window); shorten the prompt"
@@ -190,14 +190,14 @@ struct UTF8Stream {
         pending.append(contentsOf: bytes)
         let complete = completePrefixLength(pending)
         guard complete > 0 else { return }
-        FileHandle.standardOutput.write(Data(pending[0 ..< complete]))
+        FileHandle.standardOutput.write(Data(TerminalSafe.text(String(decoding: pending[0 ..< complete], as: UTF8.self)).utf8))
         pending.removeFirst(complete)
     }
 
     /// Writes whatever is left (an incomplete character becomes U+FFFD) and a final newline.
     mutating func finish() {
         let rest = String(decoding: pending, as: UTF8.self)
-        FileHandle.standardOutput.write(Data((rest + "\n").utf8))
+        FileHandle.standardOutput.write(Data((TerminalSafe.text(rest) + "\n").utf8))
         pending.removeAll()
     }
 

@@ -15,14 +15,16 @@ struct RunCommand: Command {
                       [--repeat N] [-j|--jobs N]
                       [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] \(ReportFlags.usage(providing: [.results]))
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
-                      [--resume FILE | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
+                      [--resume FILE | --fresh | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
                       [--check-determinism] [--keep-going] [--guide-enforcement device|strict]
                       [--color auto|always|never] [--history FILE | --no-history] \(ThroughputFlags.usage)
 
     Loads suites (files or folders; default: suites/), validates them (any error stops the run with exit 2
     before anything executes), runs every case × variant × repeat through a session on the engine, scores
     each attempt with the case's expectations, and writes the results document (docs/results-format.md).
-    Each finished case is appended to FILE.jsonl at once, so a crash or Ctrl-C loses nothing finished.
+    Each finished case is appended to FILE.jsonl at once, so a crash or Ctrl-C loses nothing finished; that
+    journal is kept until a run resumes from it (--resume) or starts over (--fresh). The output folder is
+    locked while a run writes it: a second run on it names the first one's pid and exits 2.
     The finished run is also appended to the run history (--history; docs/history.md): one that cannot be
     written is a warning, and the results, reports and exit code are as without it.
     Every output path (results, \(ReportFlags.flagList(providing: [.results])), --record) is checked before anything runs.
@@ -56,6 +58,8 @@ struct RunCommand: Command {
       --resume FILE          finish an interrupted run: keep the cases finished in FILE (results or .jsonl
                              journal; FILE's journal when FILE was never written) whose definition and
                              engine are unchanged; the others run again, and a line says which and why
+      --fresh                start over although the output holds the journal of an interrupted run (that
+                             journal is replaced); without it such a run stops with exit 2 and says how to resume
       --check-determinism    rerun each greedy attempt and flag any divergence (exit 1)
     \(ThroughputFlags.help)
       --keep-going           when a suite's recorded transcripts (`transcripts:`) include invalid files, score
@@ -104,6 +108,7 @@ struct RunCommand: Command {
         let failFast = args.flag("--fail-fast", short: "-x")
         let checkDeterminism = args.flag("--check-determinism")
         let keepGoing = args.flag("--keep-going")
+        let fresh = args.flag("--fresh")
         let throughput = try ThroughputFlags.parse(&args, command: "run")
         let guideEnforcement = try args.option("--guide-enforcement").map { name in
             guard let enforcement = GuideEnforcement(rawValue: name) else {
@@ -121,12 +126,18 @@ struct RunCommand: Command {
         if cassette != nil && engine != nil && engine != "replay" {
             throw CLIError.invalidInput("run: --cassette is for --engine replay, not --engine \(engine!)")
         }
-        let continuations = [resume.map { _ in "--resume" }, lastFailed.map { _ in "--last-failed" }, retryErrors.map { _ in "--retry-errors" }].compactMap { $0 }
+        let pathFlags: [(String, String?)] = [("--out", out), ("--json", json), ("--record", record), ("--cassette", cassette),
+                                          ("--resume", resume), ("--retry-errors", retryErrors), ("--model", model)]
+        if let empty = pathFlags.first(where: { $0.1?.isEmpty == true }) {
+            throw CLIError.invalidInput("run: \(empty.0) was given an empty path; give a path (nothing was run)")
+        }
+        let continuations = [resume.map { _ in "--resume" }, lastFailed.map { _ in "--last-failed" }, retryErrors.map { _ in "--retry-errors" },
+                             fresh ? "--fresh" : nil].compactMap { $0 }
         if continuations.count > 1 {
             throw CLIError.invalidInput("run: \(continuations.joined(separator: " and ")) exclude each other; pick one")
         }
 
-        let defaultResults = (out as NSString).appendingPathComponent("results.json")
+        let defaultResults = FilePaths.join(out, "results.json")
         var request = RunRequest(paths: paths, resultsPath: json ?? retryErrors ?? defaultResults)
         request.engine = engine ?? (cassette != nil ? "replay" : nil)
         request.model = model
@@ -139,6 +150,7 @@ struct RunCommand: Command {
         request.resume = resume
         request.arguments = arguments
         request.keepGoing = keepGoing
+        request.fresh = fresh
         request.shard = reports.shardSelection
         request.options = RunnerOptions(repeatOverride: repeatCount, jobs: jobs, checkDeterminism: checkDeterminism, failFast: failFast)
         throughput.apply(to: &request.options)

@@ -38,7 +38,7 @@ struct SchemaCheckCommand: Command {
             ("valid", GeneratedContent(violations.isEmpty)),
             ("violations", GeneratedContent(violations.map(\.content))),
         ])
-        print(report.jsonString(indent: 2))
+        printJSON(report.jsonString(indent: 2))
         return violations.isEmpty ? ExitCode.ok : ExitCode.failed
     }
 }

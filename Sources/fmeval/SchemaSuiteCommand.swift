@@ -26,7 +26,7 @@ struct SchemaSuiteCommand: Command {
         guard extra.isEmpty else {
             throw CLIError.invalidInput("schema suite: takes no arguments, got '\(extra.joined(separator: " "))'; redirect the output to save it: fmeval schema suite > suite.schema.json")
         }
-        print(SuiteJSONSchema.text(engine: EngineRegistry.jsonSchemaDefinition))
+        printJSON(SuiteJSONSchema.text(engine: EngineRegistry.jsonSchemaDefinition))
         return ExitCode.ok
     }
 }

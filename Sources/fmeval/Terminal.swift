@@ -1,4 +1,5 @@
 import Foundation
+import FMCore
 import FMResults
 import FMReport
 import FMStdio
@@ -29,4 +30,16 @@ enum Terminal {
         let width = mode == .live ? TerminalStyle.width(environment: environment, terminalColumns: columns()) : nil
         return TerminalStyle(colors: colors, width: width)
     }
+}
+
+/// Standard output for people, shadowing `Swift.print` in this module so that every command's text
+/// passes `TerminalSafe.text` (suite, model, server and file text alike; fmeval's own colours kept).
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    let text = items.map { "\($0)" }.joined(separator: separator)
+    Swift.print(TerminalSafe.text(text, keeping: TerminalStyle.escapes), terminator: terminator)
+}
+
+/// Standard output for a JSON document: `TerminalSafe.json`, so it stays the same JSON.
+func printJSON(_ json: String) {
+    Swift.print(TerminalSafe.json(json))
 }

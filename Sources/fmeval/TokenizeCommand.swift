@@ -29,11 +29,11 @@ struct TokenizeCommand: Command {
         let tokenizer = try openTokenizer(try openModel(modelPath), userSupplied: modelPath != nil)
         let ids = tokenizer.tokenize(texts[0], parseSpecial: special)
         if json {
-            print(GeneratedContent(properties: [("tokens", GeneratedContent(ids.map { GeneratedContent($0) }))]).jsonString)
+            printJSON(GeneratedContent(properties: [("tokens", GeneratedContent(ids.map { GeneratedContent($0) }))]).jsonString)
         } else if pieces {
             for id in ids {
                 let text = String(decoding: tokenizer.tokenBytes(id), as: UTF8.self)
-                print("\(id)\t\(GeneratedContent(text).jsonString)")
+                printJSON("\(id)\t\(GeneratedContent(text).jsonString)")
             }
         } else {
             print(ids.map(String.init).joined(separator: " "))

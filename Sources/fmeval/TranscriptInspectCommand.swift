@@ -32,7 +32,7 @@ struct TranscriptInspectCommand: Command {
             throw CLIError.invalidInput("transcript inspect: expected one FILE.json, got \(files.count) arguments; see 'fmeval help transcript inspect'")
         }
         let transcript = try loadDocument(files[0]).decodeForCommand { try Transcript(content: $0) }
-        print(json ? transcript.structuredTranscript.content.jsonString(indent: 2) : TranscriptView(transcript: transcript).text)
+        if json { printJSON(transcript.structuredTranscript.content.jsonString(indent: 2)) } else { print(TranscriptView(transcript: transcript).text) }
         return ExitCode.ok
     }
 }

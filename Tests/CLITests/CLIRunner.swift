@@ -13,12 +13,13 @@ struct CLIResult {
 /// Runs the real `fmeval` executable built beside the test bundle (or `$FMEVAL_BIN`).
 ///
 /// `stdin` is written to the process's standard input; `environment` adds to the inherited one;
-/// `directory` is the working directory (default: the package root).
+/// `directory` is the working directory (default: the package root). With `executable`, that program
+/// runs instead, with `prefix` before `arguments` (a shell that sets limits, then execs fmeval).
 func runFMEval(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-               directory: URL? = nil) throws -> CLIResult {
+               directory: URL? = nil, executable: String? = nil, prefix: [String] = []) throws -> CLIResult {
     let process = Process()
-    process.executableURL = fmevalBinary()
-    process.arguments = arguments
+    process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? fmevalBinary()
+    process.arguments = prefix + arguments
     process.currentDirectoryURL = directory ?? packageRoot
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     let out = Pipe(), err = Pipe(), input = Pipe()

@@ -129,6 +129,66 @@ private func shell(_ script: String, stdin: Data? = nil, environment: [String: S
     #expect(CommandPolicy.isValidPattern("LC_*") && !CommandPolicy.isValidPattern("9X") && !CommandPolicy.isValidPattern("A-B"))
 }
 
+/// 200 ChildProcess children run at once, mixed with Foundation `Process` children that write to a
+/// /dev/null stderr, an inherited one and pipes of their own (as the JSON Schema differential test's
+/// python3 does): every ChildProcess child's output must be exactly its own, and a child without
+/// stdin must read nothing. (CI once read a Foundation child's stderr line from a stdin-less `cat`.)
+@Test func twoHundredConcurrentChildrenEachGetExactlyTheirOwnOutput() throws {
+    let outputs = LockedList()
+    let group = DispatchGroup()
+    let foreign = LockedList()
+    for index in 0 ..< 200 {
+        group.enter()
+        Thread.detachNewThread {
+            defer { group.leave() }
+            let script = index % 2 == 0 ? "cat" : "printf 'own-\(index)'; printf 'err-\(index)' >&2"
+            guard let outcome = try? shell(script) else { return outputs.add("\(index) failed to start") }
+            let out = String(decoding: outcome.stdout, as: UTF8.self), err = String(decoding: outcome.stderr, as: UTF8.self)
+            let expected = index % 2 == 0 ? ("", "") : ("own-\(index)", "err-\(index)")
+            if (out, err) != expected || outcome.status != 0 { outputs.add("\(index): stdout '\(out)' stderr '\(err)'") }
+        }
+        if index % 4 == 0 {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = ["-c", "echo foreign-out-\(index); echo foreign-err-\(index) >&2"]
+                let pipe = Pipe()
+                switch index % 3 {
+                case 0: process.standardError = FileHandle.nullDevice
+                case 1: process.standardError = pipe
+                default: process.standardError = FileHandle.nullDevice; process.standardOutput = pipe
+                }
+                if index % 3 != 2 { process.standardOutput = FileHandle.nullDevice }
+                guard (try? process.run()) != nil else { return foreign.add("\(index) did not start") }
+                let read = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                let text = String(decoding: read, as: UTF8.self)
+                if index % 3 != 0 && text != "foreign-\(index % 3 == 1 ? "err" : "out")-\(index)\n" {
+                    foreign.add("\(index): Foundation child read '\(text)'")
+                }
+            }
+        }
+    }
+    group.wait()
+    #expect(outputs.items.isEmpty, "\(outputs.items.prefix(10))")
+    #expect(foreign.items.isEmpty, "\(foreign.items.prefix(10))")
+}
+
+/// A descendant that left the command's process group with setsid() and ignores SIGTERM still ends
+/// when the command times out.
+@Test func aSetsidDescendantThatIgnoresTermEndsWithATimedOutCommand() throws {
+    let script = "setsid sh -c 'trap \"\" TERM; echo $$; exec sleep 30' & wait"
+    let outcome = try ChildProcess.run(ChildRequest(argv: ["sh", "-c", script], environment: plain, timeoutSeconds: 0.5))
+    #expect(outcome.timedOut)
+    let text = String(decoding: outcome.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let escaped = try #require(pid_t(text), "the setsid child did not report its pid: '\(text)'")
+    for _ in 0 ..< 40 where isRunning(escaped) { usleep(50_000) }
+    #expect(!isRunning(escaped), "the setsid child \(escaped) outlived its timed-out command")
+    if isRunning(escaped) { kill(escaped, SIGKILL) }
+}
+
 /// Strings gathered from parallel work.
 // @unchecked Sendable: `values` is read and appended only under `lock`.
 private final class LockedList: @unchecked Sendable {

@@ -95,6 +95,29 @@ import FMResults
         #expect(throws: ReportError.self) { try ResultsJournal.read(path: folder.appendingPathComponent("missing").path) }
     }
 
+    /// A full disk (a real one: /dev/full, where every write fails with ENOSPC) while a new journal is
+    /// started: one clear error, and the interrupted run's journal is exactly as it was.
+    @Test func aFullDiskLeavesTheEarlierJournalIntact() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("results.jsonl").path
+        let saved = run([.passed, .failed])
+        let earlier = try ResultsJournal(path: path, run: saved.run, carried: saved.cases)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let fresh = path + ".new-\(getpid())"
+        try FileManager.default.createSymbolicLink(atPath: fresh, withDestinationPath: "/dev/full")
+        do {
+            _ = try ResultsJournal(path: path, run: saved.run)
+            Issue.record("a journal was started on a full disk")
+        } catch let error as JournalWriteError {
+            #expect(error.description.contains("cannot write the results journal \(path): the disk is full"))
+            #expect(!error.description.contains("\n"), "one line")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+        #expect(try ResultsJournal.read(path: path).cases.map(\.id) == ["s/c0", "s/c1"])
+        withExtendedLifetime(earlier) {}
+    }
+
     @Test func decimalsKeepTheirFormThroughTheFileAndTheJournal() throws {
         var saved = run([.passed])
         let arguments = try GeneratedContent(json: #"{"amount": 1.0, "count": 2}"#)

@@ -29,6 +29,30 @@ struct ToolLoopTests {
         return configuration
     }
 
+    /// Arguments that are not a JSON object (an OpenAI-style server's unparsable arguments string is kept
+    /// as one string) are the model's malformed call: the tool is not run, and the attempt fails as the
+    /// model's failure with the call in the transcript.
+    @Test func aToolIsNotCalledWithArgumentsThatAreNotJSON() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-args-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let marker = folder.appendingPathComponent("called").path
+        let tool = try cityTool(output: .command(ToolCommand(argv: ["sh", "-c", "touch '\(marker)'; echo ran"], timeoutSeconds: 10)))
+        var configuration = SessionConfiguration(tools: [tool])
+        configuration.commands = CommandPolicy(pass: ["PATH"])
+        let malformed = ScriptedToolCall(name: "getCityInfo", arguments: GeneratedContent("{city: Paris"))
+        let session = scriptedSession([.toolCalls([malformed]), .text("done")], configuration: configuration)
+        do {
+            _ = try session.respond(to: "q")
+            Issue.record("a call with arguments that are not JSON must not succeed")
+        } catch let error as GeneratedContent.ParsingError {
+            #expect(error.failureClass == .modelBehavior)
+            #expect(error.message.contains("the model called tool 'getCityInfo' with arguments that are not a JSON object"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: marker), "the tool ran")
+        #expect(entryKinds(session.transcript).contains("toolCalls"), "the malformed call is in the transcript")
+    }
+
     @Test func requiredStaysRequiredOnEveryModelTurn() throws {
         let engine = ModeRecordingEngine([.toolCalls([call(city: "Paris")]), .toolCalls([call(city: "Oslo")]), .text("done")])
         let session = LanguageModelSession(engine: engine, configuration: try configuration(.required))

@@ -1,4 +1,5 @@
 import Foundation
+import FMCore
 
 /// What loading some suite files produced: the suites that loaded and every problem found.
 public struct SuiteLoadResult: Sendable {
@@ -66,6 +67,9 @@ public enum SuiteLoader {
     }
 
     private static func read(file: String) -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
+        if let problem = RegularFile.problem(file) {
+            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the suite file \(problem)")], [])
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "cannot read the file; check the path and permissions")], [])
         }
@@ -94,7 +98,7 @@ public enum SuiteLoader {
             let found = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
                 .filter { entry in
                     !entry.split(separator: "/").contains { $0.hasPrefix(".") }
-                        && suiteExtensions.contains((entry as NSString).pathExtension.lowercased())
+                        && suiteExtensions.contains(FilePaths.pathExtension(of: entry).lowercased())
                 }
                 .sorted()
             files += found.map { base + "/" + $0 }

@@ -4,7 +4,8 @@ import FMEvaluate
 extension SuiteReader {
     static let suiteKeys = ["suite", "description", "engine", "model", "options", "instructions", "tools", "generating",
                             "dataset", "variants", "defaults", "cases", "knownIssue",
-                            "environment", "secrets", "toolOutputLimit", "transcripts", "source", "reproducedWith", "summary"]
+                            "environment", "secrets", "toolOutputLimit", "transcripts", "source", "reproducedWith", "summary",
+                            "allowLinksOutsideSuite"]
     static let caseKeys = ["id", "prompt", "turns", "instructions", "generating", "options", "tags", "repeat", "gate",
                            "expect", "vars", "variants", "script", "knownIssue", "images", "reproduce"]
 
@@ -15,6 +16,7 @@ extension SuiteReader {
             return nil
         }
         guard let keys = mapping(root, "the suite", allowed: SuiteReader.suiteKeys) else { return nil }
+        allowsLinksOutside = bool(keys["allowLinksOutsideSuite"], "allowLinksOutsideSuite") ?? false
         var name = ""
         if let nameNode = keys["suite"] { name = string(nameNode, "suite") ?? "" } else { report(root, "missing required key 'suite' (the suite's name)") }
         let engine = keys["engine"].flatMap { engineSpec($0) } ?? EngineSpec(name: "embedded")
@@ -139,6 +141,9 @@ extension SuiteReader {
         let before = diagnostics.count
         var id: String? = nil
         if let idNode = keys["id"] { id = text(idNode, "case id") } else { report(node, "a case needs an 'id'") }
+        if id?.isEmpty == true, let idNode = keys["id"] {
+            report(idNode, "a case id cannot be empty; give the case a name that is unique in the suite")
+        }
         let prompt = keys["prompt"].flatMap { text($0, "prompt") }
         var turns: [String]? = nil
         var transcriptEdits: [Int: TranscriptEdit] = [:]
@@ -179,13 +184,15 @@ extension SuiteReader {
     /// Cases from a JSONL file: one JSON object per line; a bad line is reported and the others kept.
     func dataset(_ path: String, at node: YAMLNode, repeatDefault: Int) -> [SuiteCase] {
         guard let (url, text) = readFile(path, at: node, what: "dataset") else { return [] }
-        guard url.pathExtension.lowercased() == "jsonl" else {
+        guard FilePaths.pathExtension(of: url.path).lowercased() == "jsonl" else {
             report(node, "dataset '\(path)' must be a .jsonl file (one JSON case per line)")
             return []
         }
         let shown = displayPath(url)
         var cases: [SuiteCase] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift, so CRLF lines are split on either ending.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (index, line) in lines.enumerated() {
             if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
             do {
                 let caseNode = try JSONNodeReader.parse(String(line), file: shown, lineOffset: index)

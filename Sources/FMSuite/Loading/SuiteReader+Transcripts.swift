@@ -19,7 +19,7 @@ extension SuiteReader {
         var cases: [SuiteCase] = []
         var byID: [String: Int] = [:]
         for (path, id, node) in transcriptSources(transcriptsNode) {
-            let caseID = id ?? (path as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "", options: [.anchored, .backwards, .caseInsensitive])
+            let caseID = id ?? FilePaths.lastComponent(of: path).replacingOccurrences(of: ".json", with: "", options: [.anchored, .backwards, .caseInsensitive])
             if let first = byID[caseID] {
                 report(node, "two transcripts have the id '\(caseID)' (\(cases[first].recorded?.path ?? "") and \(displayPath(URL(fileURLWithPath: path)))); "
                     + "give one an id with {path: FILE, id: ID}")
@@ -86,7 +86,7 @@ extension SuiteReader {
             }
             guard let pattern = string(item, "transcripts") else { continue }
             let files = matchingFiles(pattern)
-            if files.isEmpty { report(item, "transcripts '\(pattern)' matches no file (looked in \(resolve(pattern).deletingLastPathComponent().path)); paths resolve relative to the suite file") }
+            if files.isEmpty { report(item, "transcripts '\(pattern)' matches no file (looked in \(FilePaths.parent(of: resolve(pattern).path))); paths resolve relative to the suite file") }
             sources += files.map { ($0, nil, item) }
         }
         if items.isEmpty { report(node, "\(usage); the list is empty") }
@@ -102,21 +102,25 @@ extension SuiteReader {
         if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { return [url.path] }
             return ((try? manager.contentsOfDirectory(atPath: url.path)) ?? [])
-                .filter { !$0.hasPrefix(".") && ($0 as NSString).pathExtension.lowercased() == "json" }
-                .sorted().map { url.appendingPathComponent($0).path }
+                .filter { !$0.hasPrefix(".") && FilePaths.pathExtension(of: $0).lowercased() == "json" }
+                .sorted().map { FilePaths.join(url.path, $0) }
         }
-        let name = url.lastPathComponent
+        let name = FilePaths.lastComponent(of: url.path)
         guard name.contains(where: { "*?[".contains($0) }) else { return [] }
-        let folder = url.deletingLastPathComponent()
-        return ((try? manager.contentsOfDirectory(atPath: folder.path)) ?? [])
+        let folder = FilePaths.parent(of: url.path)
+        return ((try? manager.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { !$0.hasPrefix(".") && fnmatch(name, $0, 0) == 0 }
-            .sorted().map { folder.appendingPathComponent($0).path }
+            .sorted().map { FilePaths.join(folder, $0) }
     }
 
     /// The transcript at `path` with its SHA-256; a file that is not valid Foundation Models transcript
     /// JSON keeps its problem (`file:line:col` and the JSON pointer) for the run to report.
     private func recordedTranscript(at path: String) -> RecordedTranscript {
         let shown = displayPath(URL(fileURLWithPath: path))
+        if let problem = RegularFile.problem(path, tree: directory.path, allowLinksOut: allowsLinksOutside) {
+            return RecordedTranscript(path: shown, sha256: "", transcript: nil,
+                                      problem: Diagnostic(SourceLocation(file: shown, line: 1, column: 1), "the transcript \(problem)"))
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             return RecordedTranscript(path: shown, sha256: "", transcript: nil,
                                       problem: Diagnostic(SourceLocation(file: shown, line: 1, column: 1), "cannot read the transcript; check its permissions"))

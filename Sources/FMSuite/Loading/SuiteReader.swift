@@ -16,8 +16,11 @@ final class SuiteReader {
     /// Argument names (or JSON pointers) that `toolCalls` matchers check, by tool, checked against the tool's schema at the end.
     var argumentReferences: [(tool: String, argument: String, node: YAMLNode)] = []
 
+    /// `allowLinksOutsideSuite: true`: referenced files may be symbolic links leaving the suite's folder.
+    var allowsLinksOutside = false
+
     init(file: String) {
-        directory = URL(fileURLWithPath: file).deletingLastPathComponent()
+        directory = URL(fileURLWithPath: FilePaths.parent(of: FilePaths.absolute(file)))
     }
 
     func report(_ node: YAMLNode, _ message: String) {
@@ -140,18 +143,22 @@ final class SuiteReader {
 
     /// The absolute path of a path written in the suite (relative to the suite file).
     func resolve(_ path: String) -> URL {
-        path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path).standardizedFileURL
+        URL(fileURLWithPath: FilePaths.absolute(path, base: directory.path))
     }
 
-    /// The resolved URL of an existing referenced file, or a diagnostic at the node that names it.
+    /// The resolved URL of an existing regular referenced file, or a diagnostic at the node that names it
+    /// (a folder, FIFO, socket, device, kernel file or symbolic link leaving the suite's folder is refused).
     func readableFile(_ path: String, at node: YAMLNode, what: String) -> URL? {
         let url = resolve(path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            report(node, "\(what) file '\(path)' not found (looked for \(url.path)); paths resolve relative to the suite file")
-            return nil
+        guard let problem = RegularFile.problem(url.path, tree: directory.path, allowLinksOut: allowsLinksOutside) else {
+            return url
         }
-        return url
+        if problem == "does not exist" {
+            report(node, "\(what) file '\(path)' not found (looked for \(url.path)); paths resolve relative to the suite file")
+        } else {
+            report(node, "\(what) file '\(path)' \(problem)")
+        }
+        return nil
     }
 
     /// The text of a referenced file, or a diagnostic at the node that names it.
@@ -176,7 +183,7 @@ final class SuiteReader {
         let shownPath = displayPath(url)
         var parsed: YAMLNode? = nil
         do {
-            parsed = url.pathExtension.lowercased() == "json"
+            parsed = FilePaths.pathExtension(of: url.path).lowercased() == "json"
                 ? try JSONNodeReader.parse(text, file: shownPath)
                 : try YAMLParser.parse(text, file: shownPath)
         } catch let diagnostic as Diagnostic {

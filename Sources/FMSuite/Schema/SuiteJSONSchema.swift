@@ -76,7 +76,8 @@ public enum SuiteJSONSchema {
     "secrets": { "description": "Variables whose values are redacted from every output.",
                  "anyOf": [{ "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" },
                            { "type": "array", "items": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }] },
-    "toolOutputLimit": { "type": "integer", "minimum": 1, "description": "Bytes of a command tool's output kept (default 65536)." }
+    "toolOutputLimit": { "type": "integer", "minimum": 1, "description": "Bytes of a command tool's output kept (default 65536)." },
+    "allowLinksOutsideSuite": { "type": "boolean", "description": "Follow referenced files' symbolic links that leave the suite's folder (default false)." }
   },
   "$defs": {
     "text": { "type": ["string", "number", "boolean"], "description": "Text; a number or boolean is read as its text." },
@@ -336,7 +337,7 @@ public enum SuiteJSONSchema {
       "oneOf": [{ "required": ["prompt"] }, { "required": ["turns"] }],
       "not": { "required": ["reproduce", "repeat"] },
       "properties": {
-        "id": { "$ref": "#/$defs/text", "description": "Unique in the suite." },
+        "id": { "$ref": "#/$defs/text", "minLength": 1, "description": "Unique in the suite; not empty." },
         "prompt": { "$ref": "#/$defs/text", "description": "The prompt (one turn)." },
         "turns": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/turn" }, "description": "Prompts of a multi-turn conversation." },
         "instructions": { "$ref": "#/$defs/text", "description": "Overrides the suite's instructions." },
