@@ -6,6 +6,10 @@ public struct ToolDefinition: Hashable, Sendable {
     public var description: String
     /// The schema of the arguments object.
     public var parameters: GenerationSchema
+    /// Members of a transcript's definition this reader does not model, written back unchanged.
+    public var additionalFields: [String: GeneratedContent] = [:]
+    /// Members of its `function` object besides `name`, `description` and `parameters`, written back unchanged.
+    public var functionFields: [String: GeneratedContent] = [:]
 
     /// Creates a tool definition.
     public init(name: String, description: String, parameters: GenerationSchema) {
@@ -14,17 +18,26 @@ public struct ToolDefinition: Hashable, Sendable {
         self.parameters = parameters
     }
 
-    /// Reads Apple's form `{"type": "function", "function": {"name", "description", "parameters"}}`.
-    public init(content: GeneratedContent, at path: String = "") throws {
+    /// Reads Apple's form `{"type": "function", "function": {"name", "description", "parameters"}}`; a
+    /// transcript's definitions (`keepingUnknownKeys`) keep members it does not model.
+    public init(content: GeneratedContent, at path: String = "", keepingUnknownKeys: Bool = false) throws {
         let outer = try ObjectReader(content, at: path, what: "a tool definition")
-        try outer.rejectUnknownKeys(["type", "function"], in: "a tool definition")
+        if keepingUnknownKeys {
+            additionalFields = outer.members(except: ["type", "function"])
+        } else {
+            try outer.rejectUnknownKeys(["type", "function"], in: "a tool definition")
+        }
         let type = try outer.string("type", "the tool type, \"function\"")
         guard type == "function" else {
             throw JSONFormatError(path: outer.path("type"), message: "unknown tool type \"\(type)\"; only \"function\" is supported")
         }
         let function = try ObjectReader(try outer.required("function", "the function's name, description and parameters"),
                                         at: outer.path("function"), what: "a function")
-        try function.rejectUnknownKeys(["name", "description", "parameters"], in: "a function")
+        if keepingUnknownKeys {
+            functionFields = function.members(except: ["name", "description", "parameters"])
+        } else {
+            try function.rejectUnknownKeys(["name", "description", "parameters"], in: "a function")
+        }
         name = try function.string("name", "the tool name")
         description = try function.optionalString("description", "the tool description") ?? ""
         let parameters = try function.required("parameters", "the arguments schema")
@@ -39,8 +52,8 @@ public struct ToolDefinition: Hashable, Sendable {
                 ("name", GeneratedContent(name)),
                 ("description", GeneratedContent(description)),
                 ("parameters", parameters.content),
-            ])),
-        ])
+            ] + sortedMembers(functionFields))),
+        ] + sortedMembers(additionalFields))
     }
 }
 
@@ -52,6 +65,10 @@ public struct ToolCall: Hashable, Sendable {
     public var name: String
     /// The arguments object the model generated.
     public var arguments: GeneratedContent
+    /// The arguments string exactly as a transcript file held it; written back while it still parses to `arguments`.
+    @WrittenForm public var argumentsText: String?
+    /// Members of a transcript's call this reader does not model (Foundation Models 27's `metadata`), kept as read.
+    public var additionalFields: [String: GeneratedContent] = [:]
 
     /// Creates a tool call.
     public init(id: String, name: String, arguments: GeneratedContent) {
@@ -60,16 +77,22 @@ public struct ToolCall: Hashable, Sendable {
         self.arguments = arguments
     }
 
-    /// Reads Apple's form `{"id", "name", "arguments": "<JSON text>"}` (an arguments object is accepted too).
-    public init(content: GeneratedContent, at path: String = "") throws {
+    /// Reads Apple's form `{"id", "name", "arguments": "<JSON text>"}` (an arguments object is accepted too);
+    /// a transcript's calls (`keepingUnknownKeys`) keep members it does not model.
+    public init(content: GeneratedContent, at path: String = "", keepingUnknownKeys: Bool = false) throws {
         let reader = try ObjectReader(content, at: path, what: "a tool call")
-        try reader.rejectUnknownKeys(["id", "name", "arguments"], in: "a tool call")
+        if keepingUnknownKeys {
+            additionalFields = reader.members(except: ["id", "name", "arguments"])
+        } else {
+            try reader.rejectUnknownKeys(["id", "name", "arguments"], in: "a tool call")
+        }
         id = try reader.string("id", "the call identifier")
         name = try reader.string("name", "the tool name")
         let arguments = try reader.required("arguments", "the arguments as a JSON string")
         if let text = arguments.stringValue {
             do {
                 self.arguments = try GeneratedContent(json: text)
+                argumentsText = text
             } catch let error as GeneratedContent.ParsingError {
                 throw JSONFormatError(path: reader.path("arguments"), message: "the arguments string is not valid JSON (\(error))")
             }
@@ -78,9 +101,11 @@ public struct ToolCall: Hashable, Sendable {
         }
     }
 
-    /// Apple's JSON form: the arguments as a one-line JSON string, spaced as Apple writes it.
+    /// Apple's JSON form: the arguments as a one-line JSON string, spaced as Apple writes it (or as read).
     public var content: GeneratedContent {
-        GeneratedContent(properties: [("id", GeneratedContent(id)), ("name", GeneratedContent(name)), ("arguments", GeneratedContent(arguments.spacedJSONString))])
+        let text = argumentsText.flatMap { (try? GeneratedContent(json: $0)) == arguments ? $0 : nil } ?? arguments.spacedJSONString
+        return GeneratedContent(properties: [("id", GeneratedContent(id)), ("name", GeneratedContent(name)),
+                                             ("arguments", GeneratedContent(text))] + sortedMembers(additionalFields))
     }
 }
 
@@ -112,4 +137,9 @@ func decodeThroughContent<Value>(_ decoder: Decoder, what: String, _ read: (Gene
     } catch {
         throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "invalid \(what): \(error)", underlyingError: error))
     }
+}
+
+/// `fields` as members in key order.
+func sortedMembers(_ fields: [String: GeneratedContent]) -> [(String, GeneratedContent)] {
+    fields.keys.sorted().map { ($0, fields[$0]!) }
 }

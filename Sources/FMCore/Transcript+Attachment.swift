@@ -1,19 +1,29 @@
 import Foundation
 
 extension Transcript {
+    /// The number of attachment segments (images) over every entry.
+    public var imageCount: Int {
+        entries.reduce(0) { count, entry in
+            count + Self.segments(of: entry).filter { if case .attachment = $0 { return true } else { return false } }.count
+        }
+    }
+
+    /// The segments of `entry` (none for a tool-calls entry).
+    static func segments(of entry: Entry) -> [Segment] {
+        switch entry {
+        case .instructions(let instructions): return instructions.segments
+        case .prompt(let prompt): return prompt.segments
+        case .response(let response): return response.segments
+        case .reasoning(let reasoning): return reasoning.segments
+        case .toolOutput(let output): return output.segments
+        case .toolCalls: return []
+        }
+    }
+
     /// The first attachment segment of any entry, if there is one.
     public var firstAttachment: AttachmentSegment? {
         for entry in entries {
-            let segments: [Segment]
-            switch entry {
-            case .instructions(let instructions): segments = instructions.segments
-            case .prompt(let prompt): segments = prompt.segments
-            case .response(let response): segments = response.segments
-            case .reasoning(let reasoning): segments = reasoning.segments
-            case .toolOutput(let output): segments = output.segments
-            case .toolCalls: segments = []
-            }
-            for case .attachment(let attachment) in segments { return attachment }
+            for case .attachment(let attachment) in Self.segments(of: entry) { return attachment }
         }
         return nil
     }

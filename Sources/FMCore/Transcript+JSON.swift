@@ -3,7 +3,7 @@ import Foundation
 extension Transcript {
     /// The `type` Apple writes at the top of a transcript file.
     public static let formatType = "FoundationModels.Transcript"
-    /// The format version this reader understands and writes.
+    /// The format version Foundation Models 26 writes (integer `1`); FM 27 writes `"1.1"` (`Dialect`).
     public static let formatVersion = 1
 
     /// Parses Apple's transcript JSON text. Throws `GeneratedContent.ParsingError` (line:column) for
@@ -13,39 +13,66 @@ extension Transcript {
         try self.init(content: try GeneratedContent(json: json))
     }
 
-    /// Reads Apple's transcript JSON value: `{"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": […]}}`.
+    /// Reads a transcript file in any shape a device or Apple's tools write: `{"version": 1 | "1.1", "type":
+    /// "FoundationModels.Transcript", "transcript": {"entries": […]}}`, or the `fm` tool's session file
+    /// `{"modelName": …, "transcript": {THAT}}`.
     public init(content: GeneratedContent) throws {
-        let top = try ObjectReader(content, at: "", what: "a transcript file")
-        let version = try top.required("version", "the format version, 1")
-        guard version.intValue == Self.formatVersion else {
-            throw JSONFormatError(path: top.path("version"), message: "unsupported transcript version \(version.jsonString); this reader understands version \(Self.formatVersion)")
+        let file = try ObjectReader(content, at: "", what: "a transcript file")
+        if file.optional("type") == nil, file.optional("version") == nil, let inner = file.optional("transcript"),
+           inner["type"] != nil || inner["version"] != nil {
+            try self.init(document: try ObjectReader(inner, at: "/transcript", what: "the fm session file's transcript"))
+            sessionFileMembers = file.members(except: ["transcript"])
+        } else {
+            try self.init(document: file)
+        }
+    }
+
+    private init(document top: ObjectReader) throws {
+        let shapes = "a transcript file ({\"version\", \"type\": \"\(Self.formatType)\", \"transcript\": {\"entries\"}}) "
+            + "or an fm session file ({\"modelName\", \"transcript\": {…}})"
+        let version = try top.required("version", "the format version; expected \(shapes)")
+        guard let dialect = Dialect(version: version) else {
+            throw JSONFormatError(path: top.path("version"),
+                message: "unsupported transcript version \(version.jsonString); this reader understands versions \(Dialect.understood)")
         }
         let type = try top.string("type", "\"\(Self.formatType)\"")
         guard type == Self.formatType else {
             throw JSONFormatError(path: top.path("type"), message: "unknown type \"\(type)\"; expected \"\(Self.formatType)\"")
         }
-        let body = try ObjectReader(try top.required("transcript", "the object holding the entries"), at: top.path("transcript"), what: "the transcript")
+        let body = try ObjectReader(try top.required("transcript", "the object holding the entries"), at: top.path("transcript"),
+                                    what: "the transcript")
         guard let entries = try body.optionalArray("entries", "the entries") else {
             throw JSONFormatError(path: body.path, message: "missing \"entries\" (the list of transcript entries)")
         }
         self.entries = try entries.enumerated().map { try Self.entry($0.element, at: jsonPointer(body.path("entries"), String($0.offset))) }
-        for (pointer, extra) in [("", top.members(except: ["version", "type", "transcript"])), ("/transcript", body.members(except: ["entries"]))] where !extra.isEmpty {
+        self.dialect = dialect
+        for (pointer, extra) in [("", top.members(except: ["version", "type", "transcript"])),
+                                 ("/transcript", body.members(except: ["entries"]))] where !extra.isEmpty {
             additionalFields[pointer] = extra
         }
     }
 
-    /// Apple's transcript JSON value.
-    public var content: GeneratedContent {
-        GeneratedContent(properties: [
-            ("version", GeneratedContent(Self.formatVersion)),
+    /// Apple's transcript JSON value in the transcript's dialect (inside the `fm` session-file wrapper when
+    /// it was read from one).
+    public var content: GeneratedContent { content(in: dialect) }
+
+    /// Apple's transcript JSON value written in `dialect`.
+    public func content(in dialect: Dialect) -> GeneratedContent {
+        let document = GeneratedContent(properties: [
+            ("version", dialect.version),
             ("type", GeneratedContent(Self.formatType)),
-            ("transcript", GeneratedContent(properties: [("entries", GeneratedContent(entries.map(Self.content(of:))))]
-                + Self.sorted(additionalFields["/transcript"] ?? [:]))),
-        ] + Self.sorted(additionalFields[""] ?? [:]))
+            ("transcript", GeneratedContent(properties: [("entries", GeneratedContent(entries.map { Self.content(of: $0, in: dialect) }))]
+                + sortedMembers(additionalFields["/transcript"] ?? [:]))),
+        ] + sortedMembers(additionalFields[""] ?? [:]))
+        guard let wrapper = sessionFileMembers else { return document }
+        return GeneratedContent(properties: sortedMembers(wrapper) + [("transcript", document)])
     }
 
     /// Apple's transcript JSON text, compact.
     public var jsonString: String { content.jsonString }
+
+    /// The `fm` session file's `modelName`, when the transcript was read from one.
+    public var modelName: String? { sessionFileMembers?["modelName"]?.stringValue }
 
     private static let roles = ["instructions", "user", "response", "tool", "reasoning"]
 
@@ -55,29 +82,38 @@ extension Transcript {
         let id = try reader.string("id", "the entry's identifier")
         switch role {
         case "instructions":
-            let tools = try reader.optionalArray("tools", "the tool definitions") ?? []
+            let tools = try reader.optionalArray("tools", "the tool definitions")
             var instructions = Instructions(id: id, segments: try segments(reader),
-                toolDefinitions: try tools.enumerated().map { try ToolDefinition(content: $0.element, at: jsonPointer(reader.path("tools"), String($0.offset))) })
+                toolDefinitions: try (tools ?? []).enumerated().map {
+                    try ToolDefinition(content: $0.element, at: jsonPointer(reader.path("tools"), String($0.offset)), keepingUnknownKeys: true)
+                })
+            instructions.writesEmptyTools = tools?.isEmpty == true
             instructions.additionalFields = reader.members(except: ["role", "id", "contents", "tools"])
             return .instructions(instructions)
         case "user":
-            let options = try reader.optional("options").map { try GenerationOptions(content: $0, at: reader.path("options")) } ?? GenerationOptions()
+            let options = try reader.optional("options").map {
+                try GenerationOptions(content: $0, at: reader.path("options"), keepingUnknownKeys: true)
+            }
             let format = try reader.optional("responseFormat").map { try responseFormat($0, at: reader.path("responseFormat")) }
-            var prompt = Prompt(id: id, segments: try segments(reader), options: options, responseFormat: format)
+            var prompt = Prompt(id: id, segments: try segments(reader), options: options ?? GenerationOptions(), responseFormat: format)
+            prompt.writesOptions = options != nil
+            prompt.writesContextOptions = reader.optional("contextOptions") != nil
             prompt.additionalFields = reader.members(except: ["role", "id", "contents", "options", "responseFormat"])
             return .prompt(prompt)
         case "response":
             if let calls = try reader.optionalArray("toolCalls", "the tool calls") {
                 var entry = ToolCalls(id: id, calls: try calls.enumerated().map {
-                    try ToolCall(content: $0.element, at: jsonPointer(reader.path("toolCalls"), String($0.offset)))
+                    try ToolCall(content: $0.element, at: jsonPointer(reader.path("toolCalls"), String($0.offset)), keepingUnknownKeys: true)
                 })
                 entry.additionalFields = reader.members(except: ["role", "id", "toolCalls"])
                 return .toolCalls(entry)
             }
-            let assets = try (reader.optionalArray("assets", "the asset identifiers") ?? []).enumerated().map {
+            let assets = try reader.optionalArray("assets", "the asset identifiers")
+            let ids = try (assets ?? []).enumerated().map {
                 try ObjectReader.string($0.element, at: jsonPointer(reader.path("assets"), String($0.offset)), "an asset identifier")
             }
-            var response = Response(id: id, assetIDs: assets, segments: try segments(reader))
+            var response = Response(id: id, assetIDs: ids, segments: try segments(reader))
+            response.writesEmptyAssets = assets != nil
             response.additionalFields = reader.members(except: ["role", "id", "contents", "assets"])
             return .response(response)
         case "tool":
@@ -102,142 +138,48 @@ extension Transcript {
         return try contents.enumerated().map { try segment($0.element, at: jsonPointer(entry.path("contents"), String($0.offset))) }
     }
 
-    private static func segment(_ content: GeneratedContent, at path: String) throws -> Segment {
-        let reader = try ObjectReader(content, at: path, what: "a segment")
-        let type = try reader.string("type", "the segment type: text, structure or attachment")
-        let id = try reader.string("id", "the segment's identifier")
-        switch type {
-        case "text":
-            var text = TextSegment(id: id, content: try reader.string("text", "the segment's text"))
-            text.additionalFields = reader.members(except: ["type", "id", "text"])
-            return .text(text)
-        case "structure":
-            let structure = try ObjectReader(try reader.required("structure", "the source and content"), at: reader.path("structure"), what: "a structure")
-            try structure.rejectUnknownKeys(["source", "content"], in: "a structure")
-            var segment = StructuredSegment(id: id, source: try structure.string("source", "the generated type's name"),
-                                            content: try structure.required("content", "the generated value"))
-            segment.additionalFields = reader.members(except: ["type", "id", "structure"])
-            return .structure(segment)
-        case "attachment":
-            try reader.rejectUnknownKeys(["type", "id", "content", "label", "url"], in: "an attachment segment")
-            let label = try reader.optionalString("label", "the attachment's label")
-            guard let content = reader.optional("content") else {
-                return .attachment(AttachmentSegment(id: id, url: try reader.string("url", "the attachment's content ({\"image\": {…}}) or, in older files, the image URL"), label: label))
-            }
-            return .attachment(AttachmentSegment(id: id, content: try attachment(content, at: reader.path("content")), label: label))
-        default:
-            throw JSONFormatError(path: reader.path("type"), message: "unknown segment type \"\(type)\"; expected text, structure or attachment")
-        }
-    }
-
-    /// `fields` as members in key order.
-    private static func sorted(_ fields: [String: GeneratedContent]) -> [(String, GeneratedContent)] {
-        fields.keys.sorted().map { ($0, fields[$0]!) }
-    }
-
-    /// `{"image": {"url": …, "contentType": …, "data": BASE64}}`, every member of the image optional.
-    private static func attachment(_ content: GeneratedContent, at path: String) throws -> Attachment {
-        let reader = try ObjectReader(content, at: path, what: "an attachment's content")
-        try reader.rejectUnknownKeys(["image"], in: "an attachment's content (images are the one kind)")
-        let image = try ObjectReader(try reader.required("image", "the attached image"), at: reader.path("image"), what: "an image attachment")
-        try image.rejectUnknownKeys(["url", "contentType", "data"], in: "an image attachment")
-        var bytes: [UInt8]?
-        if let base64 = try image.optionalString("data", "the image's bytes in base64") {
-            guard let data = Data(base64Encoded: base64) else {
-                throw JSONFormatError(path: image.path("data"), message: "the image's data is not valid base64")
-            }
-            bytes = [UInt8](data)
-        }
-        return .image(ImageAttachment(url: try image.optionalString("url", "the image's URL"),
-                                      contentType: try image.optionalString("contentType", "the image's media type"), data: bytes))
-    }
-
-    private static func responseFormat(_ content: GeneratedContent, at path: String) throws -> ResponseFormat {
-        let reader = try ObjectReader(content, at: path, what: "a response format")
-        try reader.rejectUnknownKeys(["type", "jsonSchema"], in: "a response format")
-        let type = try reader.string("type", "the response format type, \"jsonSchema\"")
-        guard type == "jsonSchema" else {
-            throw JSONFormatError(path: reader.path("type"), message: "unknown response format type \"\(type)\"; expected \"jsonSchema\"")
-        }
-        let inner = try ObjectReader(try reader.required("jsonSchema", "the name and schema"), at: reader.path("jsonSchema"), what: "a JSON schema response format")
-        try inner.rejectUnknownKeys(["name", "schema"], in: "a JSON schema response format")
-        let name = try inner.string("name", "the type name")
-        let schema = try inner.required("schema", "the generation schema")
-        return ResponseFormat(name: name, schema: try GenerationSchema(content: schema, at: inner.path("schema")))
-    }
-
-    private static func content(of entry: Entry) -> GeneratedContent {
+    private static func content(of entry: Entry, in dialect: Dialect) -> GeneratedContent {
         var members: [(String, GeneratedContent)] = [("id", GeneratedContent(entry.id))]
         switch entry {
         case .instructions(let instructions):
             members.append(("role", "instructions"))
-            members.append(("contents", content(of: instructions.segments)))
-            if !instructions.toolDefinitions.isEmpty {
+            members.append(("contents", content(of: instructions.segments, in: dialect)))
+            if !instructions.toolDefinitions.isEmpty || instructions.writesEmptyTools {
                 members.append(("tools", GeneratedContent(instructions.toolDefinitions.map(\.content))))
             }
-            members += sorted(instructions.additionalFields)
+            members += sortedMembers(instructions.additionalFields)
         case .prompt(let prompt):
             members.append(("role", "user"))
-            members.append(("contents", content(of: prompt.segments)))
-            members.append(("options", prompt.options.content))
-            if let format = prompt.responseFormat {
-                members.append(("responseFormat", GeneratedContent(properties: [
-                    ("type", "jsonSchema"),
-                    ("jsonSchema", GeneratedContent(properties: [("name", GeneratedContent(format.name)), ("schema", format.schema.content)])),
-                ])))
+            members.append(("contents", content(of: prompt.segments, in: dialect)))
+            if prompt.writesOptions { members.append(("options", prompt.options.content(form: prompt.options.form ?? dialect.optionsForm))) }
+            if let format = prompt.responseFormat { members.append(("responseFormat", content(of: format))) }
+            if prompt.writesContextOptions ?? (dialect == .fm27), prompt.additionalFields["contextOptions"] == nil {
+                members.append(("contextOptions", GeneratedContent(properties: [])))
             }
-            members += sorted(prompt.additionalFields)
+            members += sortedMembers(prompt.additionalFields)
         case .response(let response):
             members.append(("role", "response"))
-            members.append(("contents", content(of: response.segments)))
-            if !response.assetIDs.isEmpty { members.append(("assets", GeneratedContent(response.assetIDs.map { GeneratedContent($0) }))) }
-            members += sorted(response.additionalFields)
+            members.append(("contents", content(of: response.segments, in: dialect)))
+            if !response.assetIDs.isEmpty || response.writesEmptyAssets ?? (dialect == .fm27) {
+                members.append(("assets", GeneratedContent(response.assetIDs.map { GeneratedContent($0) })))
+            }
+            members += sortedMembers(response.additionalFields)
         case .reasoning(let reasoning):
             members.append(("role", "reasoning"))
-            members.append(("contents", content(of: reasoning.segments)))
-            members += sorted(reasoning.additionalFields)
+            members.append(("contents", content(of: reasoning.segments, in: dialect)))
+            members += sortedMembers(reasoning.additionalFields)
         case .toolCalls(let calls):
             members.append(("role", "response"))
             members.append(("toolCalls", GeneratedContent(calls.calls.map(\.content))))
-            members += sorted(calls.additionalFields)
+            members += sortedMembers(calls.additionalFields)
         case .toolOutput(let output):
             members.append(("role", "tool"))
             members.append(("toolName", GeneratedContent(output.toolName)))
             if let call = output.toolCallID { members.append(("toolCallID", GeneratedContent(call))) }
-            members.append(("contents", content(of: output.segments)))
-            members += sorted(output.additionalFields)
+            members.append(("contents", content(of: output.segments, in: dialect)))
+            members += sortedMembers(output.additionalFields)
         }
         return GeneratedContent(properties: members)
-    }
-
-    private static func content(of segments: [Segment]) -> GeneratedContent {
-        GeneratedContent(segments.map { segment -> GeneratedContent in
-            switch segment {
-            case .text(let text):
-                return GeneratedContent(properties: [("type", "text"), ("id", GeneratedContent(text.id)), ("text", GeneratedContent(text.content))]
-                    + sorted(text.additionalFields))
-            case .structure(let structure):
-                return GeneratedContent(properties: [("type", "structure"), ("id", GeneratedContent(structure.id)),
-                    ("structure", GeneratedContent(properties: [("source", GeneratedContent(structure.source)), ("content", structure.content)]))]
-                    + sorted(structure.additionalFields))
-            case .attachment(let attachment):
-                var members: [(String, GeneratedContent)] = [("type", "attachment"), ("id", GeneratedContent(attachment.id))]
-                if let label = attachment.label { members.append(("label", GeneratedContent(label))) }
-                members.append(("content", content(of: attachment.content)))
-                return GeneratedContent(properties: members)
-            }
-        })
-    }
-
-    private static func content(of attachment: Attachment) -> GeneratedContent {
-        switch attachment {
-        case .image(let image):
-            var members: [(String, GeneratedContent)] = []
-            if let url = image.url { members.append(("url", GeneratedContent(url))) }
-            if let type = image.contentType { members.append(("contentType", GeneratedContent(type))) }
-            if let data = image.data { members.append(("data", GeneratedContent(Data(data).base64EncodedString()))) }
-            return GeneratedContent(properties: [("image", GeneratedContent(properties: members))])
-        }
     }
 }
 

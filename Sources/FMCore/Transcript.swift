@@ -6,6 +6,11 @@ public struct Transcript: Hashable, Sendable {
     /// Members of the file and of its `transcript` object this reader does not model, by the pointer of
     /// their object (`""` or `"/transcript"`), written back unchanged.
     public var additionalFields: [String: [String: GeneratedContent]] = [:]
+    /// The dialect the transcript is written in: the one its file was read in, else Foundation Models 27's.
+    @WrittenForm public var dialect: Dialect = .fm27
+    /// The members of the `fm` tool's session-file wrapper (`modelName`, …) when the transcript was read from
+    /// one (`{"modelName": …, "transcript": {TRANSCRIPT}}`); nil for a bare transcript file. Written back as read.
+    public var sessionFileMembers: [String: GeneratedContent]?
 
     /// Creates a transcript.
     public init(entries: [Entry] = []) { self.entries = entries }
@@ -92,6 +97,8 @@ public struct Transcript: Hashable, Sendable {
         public var content: GeneratedContent
         /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
         public var additionalFields: [String: GeneratedContent] = [:]
+        /// Members of the `structure` object besides `source` and `content`, written back unchanged.
+        public var structureFields: [String: GeneratedContent] = [:]
 
         /// Creates a structured segment.
         public init(id: String, source: String, content: GeneratedContent) {
@@ -110,6 +117,12 @@ public struct Transcript: Hashable, Sendable {
         public var content: Attachment
         /// A short name for the attachment, which the model and tools can refer to.
         public var label: String?
+        /// The JSON shape the segment was read in; nil writes the transcript dialect's (`Transcript+Segments.swift`).
+        @WrittenForm public var form: AttachmentForm?
+        /// Segment members this reader does not model, written back unchanged.
+        public var additionalFields: [String: GeneratedContent] = [:]
+        /// Members of Foundation Models 27's `attachment` object besides `type`, `label` and `data`, kept as read.
+        public var attachmentFields: [String: GeneratedContent] = [:]
 
         /// Creates an attachment segment.
         public init(id: String, content: Attachment, label: String? = nil) {
@@ -135,6 +148,8 @@ public struct Transcript: Hashable, Sendable {
         public var segments: [Segment]
         /// The tools available in the session.
         public var toolDefinitions: [ToolDefinition]
+        /// Whether an empty `tools` list is written (it was in the file read).
+        @WrittenForm public var writesEmptyTools = false
         /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
         public var additionalFields: [String: GeneratedContent] = [:]
 
@@ -152,6 +167,10 @@ public struct Transcript: Hashable, Sendable {
         public var name: String
         /// The schema of the response.
         public var schema: GenerationSchema
+        /// Members of `responseFormat` besides `type` and `jsonSchema`, written back unchanged.
+        public var additionalFields: [String: GeneratedContent] = [:]
+        /// Members of `jsonSchema` besides `name` and `schema`, written back unchanged.
+        public var jsonSchemaFields: [String: GeneratedContent] = [:]
 
         /// Creates a response format.
         public init(name: String, schema: GenerationSchema) {
@@ -170,6 +189,11 @@ public struct Transcript: Hashable, Sendable {
         public var options: GenerationOptions
         /// The structured output requested, if any.
         public var responseFormat: ResponseFormat?
+        /// Whether the entry has an `options` member (Apple's encoders always write one; hand-written files may not).
+        @WrittenForm public var writesOptions = true
+        /// Whether a `contextOptions` member is written when `additionalFields` has none: nil does what the
+        /// dialect does (Foundation Models 27 writes `{}`), false keeps a file that had none without one.
+        @WrittenForm public var writesContextOptions: Bool?
         /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.
         public var additionalFields: [String: GeneratedContent] = [:]
 
@@ -188,6 +212,9 @@ public struct Transcript: Hashable, Sendable {
         public var id: String
         /// Identifiers of the model assets that produced it.
         public var assetIDs: [String]
+        /// Whether an empty `assets` list is written: nil does what the dialect does (Foundation Models 27 writes
+        /// it), true or false what the file read did.
+        @WrittenForm public var writesEmptyAssets: Bool?
         /// The response segments.
         public var segments: [Segment]
         /// Members this reader does not model (Foundation Models 27's `metadata`, later keys), written back unchanged.

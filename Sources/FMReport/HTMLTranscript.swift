@@ -100,6 +100,9 @@ enum HTMLTranscript {
             page.text(source.path)
             page.raw("</code> <span class=\"muted mono\">sha256 ")
             page.text(source.sha256)
+            if let wrapper = source.sessionFile {
+                page.text(" · fm session file " + GeneratedContent(properties: wrapper.keys.sorted().map { ($0, wrapper[$0]!) }).jsonString)
+            }
             page.raw("</span></li>")
         }
         page.raw("</ul></details>\n")

@@ -1,3 +1,5 @@
+import FMCore
+
 /// A recorded transcript file a run scored instead of running a model, with its content hash
 /// (the fingerprint's `recordedTranscripts`).
 public struct RecordedSource: Codable, Hashable, Sendable {
@@ -5,10 +7,13 @@ public struct RecordedSource: Codable, Hashable, Sendable {
     public var path: String
     /// Hex SHA-256 of the file's bytes.
     public var sha256: String
+    /// The members of the `fm` tool's session-file wrapper (`modelName`, …) when the file is one; absent otherwise.
+    public var sessionFile: [String: GeneratedContent]?
 
     /// Creates a source.
-    public init(path: String, sha256: String) {
+    public init(path: String, sha256: String, sessionFile: [String: GeneratedContent]? = nil) {
         self.path = path
         self.sha256 = sha256
+        self.sessionFile = sessionFile
     }
 }

@@ -68,6 +68,7 @@ struct AttemptExecutor {
         configuration.commands = item.commands
         configuration.guideEnforcement = item.settings.guideEnforcement == .device ? .device : nil
         configuration.loopGuards = item.settings.loopGuards
+        configuration.imageTokens = item.settings.imageTokens ?? SessionConfiguration.defaultImageTokens
         return configuration
     }
 

@@ -37,7 +37,9 @@ final class RecordedTranscriptProvider: EngineProvider {
     /// The fingerprint's record of the transcripts scored: each file and its SHA-256, in case order.
     static func sources(of cases: [ExpandedCase]) -> [RecordedSource]? {
         var seen: Set<String> = []
-        let sources = cases.compactMap(\.recorded).filter { seen.insert($0.path).inserted }.map { RecordedSource(path: $0.path, sha256: $0.sha256) }
+        let sources = cases.compactMap(\.recorded).filter { seen.insert($0.path).inserted }.map {
+            RecordedSource(path: $0.path, sha256: $0.sha256, sessionFile: $0.transcript?.sessionFileMembers)
+        }
         return sources.isEmpty ? nil : sources
     }
 }

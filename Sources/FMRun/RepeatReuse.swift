@@ -15,6 +15,7 @@ struct AttemptRequest: Hashable {
     var constrained: Bool
     var includeSchemaInPrompt: Bool
     var contextSize: Int
+    var imageTokens: Int
     var maxToolCalls: Int
     var baseDirectory: String?
     var commands: CommandPolicy
@@ -38,6 +39,7 @@ struct AttemptRequest: Hashable {
         constrained = configuration.constrained
         includeSchemaInPrompt = configuration.includeSchemaInPrompt
         contextSize = configuration.contextSize
+        imageTokens = configuration.imageTokens
         maxToolCalls = configuration.maxToolCalls
         baseDirectory = configuration.baseDirectory
         commands = configuration.commands

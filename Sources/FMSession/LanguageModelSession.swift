@@ -131,11 +131,15 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// The tokens the context window leaves for the response after `request`'s prompt; throws
     /// `contextSizeExceeded` when the prompt alone does not fit.
     private func contextBudget(for request: EngineRequest) throws -> Int {
-        let promptTokens = try engine.promptTokenCount(for: request) ?? request.estimatedPromptTokens
+        let images = request.transcript.imageCount
+        let imageTokens = images * configuration.imageTokens
+        let promptTokens = try (engine.promptTokenCount(for: request) ?? request.estimatedPromptTokens) + imageTokens
         guard promptTokens <= configuration.contextSize else {
+            let ofImages = images == 0 ? "" : " (\(imageTokens) of them for \(images) image\(images == 1 ? "" : "s") at imageTokens "
+                + "\(configuration.imageTokens) each)"
             throw LanguageModelError.contextSizeExceeded(.init(debugDescription:
-                "the prompt needs \(promptTokens) tokens but contextSize is \(configuration.contextSize); "
-                + "shorten the instructions, prompt or turns, or raise contextSize"))
+                "the prompt needs \(promptTokens) tokens\(ofImages) but contextSize is \(configuration.contextSize); "
+                + "shorten the instructions, prompt or turns\(images == 0 ? "" : ", attach fewer images"), or raise contextSize"))
         }
         return configuration.contextSize - promptTokens
     }

@@ -4,6 +4,9 @@ import FMCore
 public struct SessionConfiguration: Sendable {
     /// The default context window, in tokens.
     public static let defaultContextSize = 4096
+    /// The context-window tokens fmeval charges for one image: Apple publishes no figure and `fm count-tokens
+    /// --image` fails on macOS 27.0.1, so this is an estimate (a 24×24 patch grid), configurable as `imageTokens`.
+    public static let defaultImageTokens = 576
     /// The default loop guard: tool calls allowed while answering one prompt.
     public static let defaultMaxToolCalls = 8
 
@@ -31,6 +34,8 @@ public struct SessionConfiguration: Sendable {
     public var guideEnforcement: GuideEnforcement?
     /// The grammar's loop guards (nil: the profile's defaults).
     public var loopGuards: LoopGuards?
+    /// The context-window tokens each image in the transcript takes (its label's text is not what it costs).
+    public var imageTokens = SessionConfiguration.defaultImageTokens
 
     /// Creates a configuration with the Foundation Models defaults.
     public init(instructions: String? = nil, tools: [SessionTool] = [], options: GenerationOptions = GenerationOptions(),

@@ -12,6 +12,7 @@ let allCommands: [Command.Type] = [
     SchemaCheckCommand.self,
     SchemaSuiteCommand.self,
     TranscriptInspectCommand.self,
+    TranscriptConvertCommand.self,
     TokenizeCommand.self,
     ModelFetchCommand.self,
     ModelInfoCommand.self,

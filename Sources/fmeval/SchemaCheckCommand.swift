@@ -5,7 +5,7 @@ struct SchemaCheckCommand: Command {
     static let path = ["schema", "check"]
     static let summary = "Check a JSON instance against a GenerationSchema; print every violation as JSON"
     static let help = """
-    USAGE: fmeval schema check SCHEMA.json INSTANCE.json
+    USAGE: fmeval schema check [--dialect fmeval|device] SCHEMA.json INSTANCE.json
 
     Validates INSTANCE.json against SCHEMA.json (the Foundation Models JSON-Schema dialect: title, type,
     properties + x-order, required, additionalProperties, $defs/$ref, enum, minimum/maximum,
@@ -22,16 +22,33 @@ struct SchemaCheckCommand: Command {
     subset (docs/guided-generation.md) are refused when the schema is read. Integers are compared
     exactly, also beyond 2^53.
 
-    EXIT CODES: 0 valid · 1 violations found · 2 unreadable file, malformed JSON or invalid schema.
+    --dialect device also refuses, at each offending value, what the on-device decoder refuses
+    (Foundation Models 27's GenerationSchema decoder): an object without title, required, x-order or
+    additionalProperties (in $defs too), and a required property that x-order leaves out (the device
+    generates only the properties x-order lists). The default dialect, fmeval, reads what fmeval can run.
+
+    EXIT CODES: 0 valid · 1 violations found · 2 unreadable file, malformed JSON, invalid schema, a
+    schema the chosen dialect refuses, or an unknown --dialect.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
         var parser = Arguments(arguments, command: "schema check")
+        let dialect = try parser.option("--dialect") ?? "fmeval"
         let files = try parser.finish()
+        guard ["fmeval", "device"].contains(dialect) else {
+            throw CLIError.invalidInput("schema check: --dialect \(dialect) is not a dialect; use fmeval or device")
+        }
         guard files.count == 2 else {
             throw CLIError.invalidInput("schema check: expected SCHEMA.json and INSTANCE.json, got \(files.count) argument\(files.count == 1 ? "" : "s"); see 'fmeval help schema check'")
         }
-        let schema = try loadDocument(files[0]).decodeForCommand { try GenerationSchema(content: $0) }
+        let document = try loadDocument(files[0])
+        let schema = try document.decodeForCommand { try GenerationSchema(content: $0) }
+        if dialect == "device" {
+            let refused = DeviceSchemaDialect.problems(in: document.content).map {
+                JSONDocumentError(file: document.file, location: document.location(of: $0.path), pointer: $0.path, message: $0.message)
+            }
+            if !refused.isEmpty { throw CLIError.invalidInput(refused.map(\.description).joined(separator: "\n")) }
+        }
         let instance = try loadDocument(files[1]).content
         let violations = SchemaValidator.violations(of: instance, against: schema)
         let report = GeneratedContent(properties: [

@@ -8,7 +8,8 @@ struct TranscriptInspectCommand: Command {
     USAGE: fmeval transcript inspect [--json] FILE.json
 
     Reads FILE.json, a transcript as Apple's FoundationModels framework encodes it
-    ({"version": 1, "type": "FoundationModels.Transcript", "transcript": {"entries": [...]}}), and prints
+    ({"version": 1 or "1.1", "type": "FoundationModels.Transcript", "transcript": {"entries": [...]}}, or
+    the session file of Apple's fm tool, {"modelName", "transcript": {...}}), and prints
     each entry in order, numbered: instructions with their tool definitions (one line per parameter: type,
     guides, optional), prompts with their options and response format, tool calls with their arguments,
     tool outputs, responses with their structured content.

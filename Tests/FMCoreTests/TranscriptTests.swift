@@ -65,10 +65,11 @@ func referenceTranscriptRoundTripsSemantically(name: String) throws {
         .response(.init(id: "s", segments: [.text(.init(id: "0", content: "A cat."))])),
     ])
     let decoded = try Transcript(json: transcript.jsonString)
-    #expect(decoded == transcript)
+    #expect(decoded.content == transcript.content, "written again, the same JSON value")
+    #expect(decoded.entries.count == 3 && decoded.firstAttachment?.content.image?.url == "file:///tmp/cat.png")
     #expect(decoded.structuredTranscript.prompts == ["Describe\na cat"])
     let viaFoundation = try JSONDecoder().decode(Transcript.self, from: try JSONEncoder().encode(transcript))
-    #expect(viaFoundation == transcript)
+    #expect(viaFoundation.content == transcript.content)
 }
 
 /// The reference transcript with `change` applied to its JSON text.
@@ -110,7 +111,7 @@ private func mutatedFull(_ change: (String) -> String) throws -> String {
         #expect(error.path.hasPrefix("/transcript/entries/1/responseFormat/jsonSchema/schema/properties/"))
         #expect(error.description.contains("'Step'"))
     }
-    #expect(throws: JSONFormatError(path: "/version", message: "unsupported transcript version 2; this reader understands version 1")) {
+    #expect(throws: JSONFormatError(path: "/version", message: #"unsupported transcript version 2; this reader understands versions 1 (Foundation Models 26) and "1.1" (Foundation Models 27)"#)) {
         try Transcript(json: #"{"version": 2, "type": "FoundationModels.Transcript", "transcript": {"entries": []}}"#)
     }
 }

@@ -168,20 +168,27 @@ extension EngineEvent {
 
 extension EngineRequest {
     /// The prompt size by `TokenEstimate`: every entry's text, tool call arguments, tool definitions,
-    /// and the schema when it is shown in the prompt. Used by engines that cannot count tokens.
+    /// and the schema when it is shown in the prompt. Used by engines that cannot count tokens. Images are
+    /// not text: the session charges them `imageTokens` each on top.
     public var estimatedPromptTokens: Int {
+        func textBytes(_ segments: [Transcript.Segment]) -> Int {
+            segments.reduce(0) { bytes, segment in
+                if case .attachment = segment { return bytes }
+                return bytes + segment.text.utf8.count
+            }
+        }
         var bytes = 0
         for entry in transcript.entries {
             switch entry {
             case .instructions(let instructions):
-                bytes += instructions.segments.reduce(0) { $0 + $1.text.utf8.count }
+                bytes += textBytes(instructions.segments)
                 bytes += instructions.toolDefinitions.reduce(0) { $0 + $1.content.jsonString.utf8.count }
-            case .prompt(let prompt): bytes += prompt.segments.reduce(0) { $0 + $1.text.utf8.count }
-            case .response(let response): bytes += response.segments.reduce(0) { $0 + $1.text.utf8.count }
-            case .reasoning(let reasoning): bytes += reasoning.segments.reduce(0) { $0 + $1.text.utf8.count }
+            case .prompt(let prompt): bytes += textBytes(prompt.segments)
+            case .response(let response): bytes += textBytes(response.segments)
+            case .reasoning(let reasoning): bytes += textBytes(reasoning.segments)
             case .toolCalls(let calls):
                 bytes += calls.calls.reduce(0) { $0 + $1.name.utf8.count + $1.arguments.jsonString.utf8.count }
-            case .toolOutput(let output): bytes += output.segments.reduce(0) { $0 + $1.text.utf8.count }
+            case .toolOutput(let output): bytes += textBytes(output.segments)
             }
         }
         if let schema, includeSchemaInPrompt { bytes += schema.content.jsonString.utf8.count }

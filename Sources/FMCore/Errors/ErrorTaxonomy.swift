@@ -7,7 +7,22 @@ public enum ErrorTaxonomy {
     /// `parsingError`) and fmeval's session (`SessionError`).
     public static let expectableNames = LanguageModelError.caseNames
         + ["concurrentRequests", "transcriptMutationWhileResponding", "parsingError"]
-        + ["toolCallLimitExceeded", "toolCallingModeViolation", "toolCallFailed"]
+        + ["toolCallLimitExceeded", "toolCallingModeViolation", "toolCallError"]
+
+    /// fmeval's earlier names still accepted, and the Foundation Models name each stands for: a suite that
+    /// writes one loads (with a did-you-mean warning) and matches the error of that name.
+    public static let deprecatedAliases: [String: (name: String, spelled: String)] = [
+        "toolCallFailed": ("toolCallError", "LanguageModelSession.ToolCallError"),
+    ]
+
+    /// The name `name` stands for: its Foundation Models name when it is a deprecated alias, else itself.
+    public static func canonical(_ name: String) -> String { deprecatedAliases[name]?.name ?? name }
+
+    /// The warning for a deprecated alias (nil for any other name): what to write instead.
+    public static func deprecation(of name: String) -> String? {
+        guard let alias = deprecatedAliases[name] else { return nil }
+        return "'\(name)' is deprecated; did you mean '\(alias.name)' (Foundation Models' \(alias.spelled))? It matches the same errors"
+    }
 
     /// Foundation Models 26 names and what replaced them in 27: the name to write and how to say it.
     public static let renames: [String: (name: String, spelled: String)] = [
@@ -19,7 +34,7 @@ public enum ErrorTaxonomy {
     /// What is wrong with `name` as one of `known` (nil when it is one), saying what to write instead:
     /// the 27 name for a 26 name, else the closest known name, else the whole list.
     public static func problem(with name: String, known: [String], what: String) -> String? {
-        guard !known.contains(name) else { return nil }
+        guard !known.contains(name), !known.contains(canonical(name)) else { return nil }
         if let rename = renames[name] {
             let since = "'\(name)' is the Foundation Models 26 name; since 27 it is \(rename.spelled)"
             return known.contains(rename.name) ? since + ": write '\(rename.name)'"

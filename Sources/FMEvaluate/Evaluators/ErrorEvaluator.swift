@@ -20,7 +20,7 @@ public struct ErrorEvaluator: Evaluator {
             let output = subject.outputText.map { ": \(abbreviate(GeneratedContent($0).jsonString))" } ?? ""
             return [.failing(name, rationale: "expected \(wanted), but the attempt succeeded\(output)")]
         }
-        if let caseName = expectation.caseName, error.caseName != caseName {
+        if let caseName = expectation.caseName, error.caseName != ErrorTaxonomy.canonical(caseName) {
             return [.failing(name, rationale: "expected \(caseName), got \(error)")]
         }
         if let needle = expectation.messageContains, !error.message.contains(needle) {

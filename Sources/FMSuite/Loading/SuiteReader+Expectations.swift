@@ -27,6 +27,10 @@ extension SuiteReader {
         guard let expectation = decode(Expectation.self, wrapped) else { return nil }
         let problems = expectation.problems
         for problem in problems { report(entry.value, "\(entry.name): \(problem)") }
+        let named = payload.scalar ?? payload.mapping?.first { $0.name == "caseName" }?.value.scalar
+        if entry.name == ErrorExpectation.keyword, let name = named?.text, let warning = ErrorTaxonomy.deprecation(of: name) {
+            warnings.append(Diagnostic(entry.value.location, "\(entry.name): \(warning)"))
+        }
         return problems.isEmpty ? expectation : nil
     }
 

@@ -97,6 +97,7 @@ extension SuiteReader {
         patch.maxToolCalls = int(keys["maxToolCalls"], "\(what).maxToolCalls", minimum: 0)
         patch.guideEnforcement = guideEnforcement(keys["guideEnforcement"], "\(what).guideEnforcement")
         patch.loopGuards = loopGuards(keys["loopGuards"], "\(what).loopGuards")
+        patch.imageTokens = int(keys["imageTokens"], "\(what).imageTokens", minimum: 0)
         return patch
     }
 

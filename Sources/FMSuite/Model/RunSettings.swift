@@ -16,6 +16,8 @@ public struct RunSettings: Codable, Hashable, Sendable {
     public var guideEnforcement: GuideEnforcement?
     /// The grammar's loop guards (nil: the profile's defaults).
     public var loopGuards: LoopGuards?
+    /// The context-window tokens one image takes (nil: `SessionConfiguration.defaultImageTokens`, an estimate).
+    public var imageTokens: Int?
 
     /// Creates settings; the defaults are fmeval's.
     public init(contextSize: Int = 4096, constrained: Bool = true, includeSchemaInPrompt: Bool = true,
@@ -29,7 +31,7 @@ public struct RunSettings: Codable, Hashable, Sendable {
 
     /// The `options:` keys that are run settings rather than GenerationOptions.
     public static let keys = ["contextSize", "constrained", "includeSchemaInPrompt", "stream", "maxToolCalls",
-                              "guideEnforcement", "loopGuards"]
+                              "guideEnforcement", "loopGuards", "imageTokens"]
 }
 
 /// An `options:` block as written (suite, variant or case level): every field optional, layered later.
@@ -50,6 +52,8 @@ public struct OptionsPatch: Hashable, Sendable {
     public var guideEnforcement: GuideEnforcement?
     /// `loopGuards`, if given.
     public var loopGuards: LoopGuards?
+    /// `imageTokens`, if given.
+    public var imageTokens: Int?
 
     /// Creates an empty patch.
     public init() {}
@@ -68,6 +72,7 @@ public struct OptionsPatch: Hashable, Sendable {
         merged.maxToolCalls = override.maxToolCalls ?? maxToolCalls
         merged.guideEnforcement = override.guideEnforcement ?? guideEnforcement
         merged.loopGuards = override.loopGuards ?? loopGuards
+        merged.imageTokens = override.imageTokens ?? imageTokens
         return merged
     }
 
@@ -86,6 +91,7 @@ public struct OptionsPatch: Hashable, Sendable {
                                    stream: stream ?? defaults.stream, maxToolCalls: maxToolCalls ?? defaults.maxToolCalls)
         settings.guideEnforcement = guideEnforcement
         settings.loopGuards = loopGuards
+        settings.imageTokens = imageTokens
         return settings
     }
 }

@@ -168,6 +168,7 @@ public enum SuiteJSONSchema {
         "maximumResponseTokens": { "type": "integer", "minimum": 0, "description": "Truncates the response (recorded as a flag on the attempt)." },
         "toolCallingMode": { "enum": ["allowed", "required", "disallowed"], "description": "Whether the model may, must or must not call tools (default allowed)." },
         "contextSize": { "type": "integer", "minimum": 1, "description": "Context window in tokens (default 4096)." },
+        "imageTokens": { "type": "integer", "minimum": 0, "description": "Context-window tokens one image takes (default 576, an estimate: Apple publishes no figure)." },
         "constrained": { "type": "boolean", "description": "Enforce structured output with the grammar (default true)." },
         "includeSchemaInPrompt": { "type": "boolean", "description": "Show the schema to the model in the prompt (default true)." },
         "stream": { "type": "boolean", "description": "Stream the response and count snapshots (default false)." },

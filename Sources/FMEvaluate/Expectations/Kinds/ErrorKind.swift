@@ -33,7 +33,7 @@ extension ErrorExpectation: ExpectationKind {
         },
         "expectedErrorName": {
           "description": "The case name of an error an attempt can end in: LanguageModelError, LanguageModelSession.Error, parsingError (GeneratedContent.ParsingError) or SessionError.",
-          "enum": [\#(names(ErrorTaxonomy.expectableNames))]
+          "enum": [\#(names(ErrorTaxonomy.expectableNames + ErrorTaxonomy.deprecatedAliases.keys.sorted()))]
         }
         """#)
     }
