@@ -89,10 +89,10 @@ struct BenchCommand: Command {
                          main.decode.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
             print(String(format: "peak RSS %.1f MB", Double(peakRSSBytes()) / 1_000_000))
             print("threads  \(model.pool.activeCount), kernels \(defaultLevel.name), prefill kernel \(model.prefillKernel.rawValue)")
-            print("kernel level   prefill tokens/s   decode tokens/s")
+            print("kernel level         prefill tokens/s   decode tokens/s")
             for figures in levels {
                 let name = figures.level.name + (figures.level == defaultLevel ? " (used)" : "")
-                print(name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                print(name.padding(toLength: 20, withPad: " ", startingAt: 0)
                       + String(format: " %16.1f %17.1f", median(figures.prefill), median(figures.decode)))
             }
         }
