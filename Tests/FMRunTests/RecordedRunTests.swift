@@ -27,14 +27,16 @@ private func resultsPath() throws -> String {
     let result = try RunPipeline.execute(request, plan: plan)
     let statuses = Dictionary(uniqueKeysWithValues: result.cases.map { ($0.caseID, $0.status) })
     #expect(statuses == ["bread-recipe": .passed, "math-tutor": .passed, "review-sentiment": .passed, "receipt-photo": .passed,
-                         "recipe-off-schema": .knownIssue],
+                         "recipe-off-schema": .knownIssue, "fm-session-planets": .passed, "fm-session-ocr-tool": .passed,
+                         "fm27-image-flat-options": .passed, "fm27-ticket-off-schema": .knownIssue],
             "\(result.cases.map { "\($0.caseID) \($0.status) \($0.reason)" })")
     #expect(result.exitCode == 0)
     #expect(result.cases.allSatisfy { $0.engine == EngineIdentity(name: "recorded", model: "transcripts") })
     #expect(result.run.fingerprint.engine.name == "recorded")
     let sources = try #require(result.run.fingerprint.recordedTranscripts)
-    #expect(sources.map { ($0.path as NSString).lastPathComponent } == ["bread-recipe.json", "math-tutor.json", "receipt-photo.json",
-                                                                       "recipe-off-schema.json", "review-sentiment.json"])
+    #expect(sources.map { ($0.path as NSString).lastPathComponent } == ["bread-recipe.json", "fm-session-ocr-tool.json",
+        "fm-session-planets.json", "fm27-image-flat-options.json", "fm27-ticket-off-schema.json", "math-tutor.json",
+        "receipt-photo.json", "recipe-off-schema.json", "review-sentiment.json"])
     #expect(sources.allSatisfy { $0.sha256.count == 64 })
 
     let offSchema = try #require(result.cases.first { $0.caseID == "recipe-off-schema" }?.attempts.first)
