@@ -174,9 +174,10 @@ struct RunCommand: Command {
             let baseline = try reports.loadBaseline(historyFile: historyFile)
             let resultsFlag = json.map { "--json \($0)" } ?? retryErrors.map { "--retry-errors \($0)" } ?? "--out \(out)"
             let reportOutputs = reports.outputs.map { ($0.path, "\($0.format.flag) \($0.path)") }
-            for (path, flag) in [(request.resultsPath, resultsFlag)] + reportOutputs + (record.map { [($0, "--record \($0)")] } ?? []) {
-                try OutputPaths.check(path, flag: flag)
-            }
+            let outputs = [(request.resultsPath, resultsFlag)] + reportOutputs + (record.map { [($0, "--record \($0)")] } ?? [])
+            // Every empty path is refused before any folder is made for the others.
+            for (path, flag) in outputs where path.isEmpty { try OutputPaths.check(path, flag: flag) }
+            for (path, flag) in outputs { try OutputPaths.check(path, flag: flag) }
             for note in plan.notes { print(note) }
             print(header(plan, request: request))
             let environment = ProcessInfo.processInfo.environment

@@ -114,7 +114,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
     #expect(!hung, "fmeval respond --model FIFO was still waiting after 60 s")
     let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(process.terminationStatus == 2 || process.terminationStatus == 3, "\(process.terminationStatus) \(text)")
-    #expect(text.contains("not a regular file"), text)
+    #expect(text.contains("not a regular file"), "\(text)")
 }
 
 /// A run killed with SIGKILL: its command tool dies with it (the parent-death signal), its journal is
@@ -129,7 +129,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
 
     let second = try runFMEval(["run", "quick.yaml", "--out", "out", "--no-history"], environment: ["CI": "true"], directory: folder)
     #expect(second.status == 2, "\(second.stderr)")
-    #expect(second.stderr.contains("another fmeval run (pid \(first.processIdentifier)) is writing to out"), second.stderr)
+    #expect(second.stderr.contains("another fmeval run (pid \(first.processIdentifier)) is writing to out"), "\(second.stderr)")
 
     kill(first.processIdentifier, SIGKILL)
     first.waitUntilExit()
@@ -142,8 +142,8 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
     #expect(String(decoding: kept, as: UTF8.self).contains(#""caseID":"first""#))
     let again = try runFMEval(["run", "quick.yaml", "--out", "out", "--no-history"], environment: ["CI": "true"], directory: folder)
     #expect(again.status == 2, "\(again.stdout)\(again.stderr)")
-    #expect(again.stderr.contains("is the journal of an interrupted run (1 finished case)"), again.stderr)
-    #expect(again.stderr.contains("--resume out/results.json") && again.stderr.contains("--fresh"), again.stderr)
+    #expect(again.stderr.contains("is the journal of an interrupted run (1 finished case)"), "\(again.stderr)")
+    #expect(again.stderr.contains("--resume out/results.json") && again.stderr.contains("--fresh"), "\(again.stderr)")
     #expect(try Data(contentsOf: journal) == kept, "the refused run left the journal as it was")
 
     try quickSuite(in: folder, tool: "echo done")
@@ -151,7 +151,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
     #expect(fresh.status == 0, "\(fresh.stdout)\(fresh.stderr)")
     #expect(!FileManager.default.fileExists(atPath: journal.path), "a finished run deletes its journal")
     let both = try runFMEval(["run", "quick.yaml", "--fresh", "--resume", "out/results.json"], directory: folder)
-    #expect(both.status == 2 && both.stderr.contains("--resume and --fresh exclude each other"), both.stderr)
+    #expect(both.status == 2 && both.stderr.contains("--resume and --fresh exclude each other"), "\(both.stderr)")
 }
 
 /// A tool that leaves a setsid() daemon ignoring SIGTERM behind: the daemon ends with the tool.
@@ -183,8 +183,8 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
     #expect(result.status == 3, "\(result.status) \(result.stdout) \(result.stderr)")
     let lines = result.stderr.split(separator: "\n").filter { $0.contains("journal") }
     #expect(lines.count == 1 && lines[0].contains("cannot write the results journal out/results.jsonl: File too large"),
-            result.stderr)
-    #expect(lines.first?.contains("--resume out/results.jsonl") == true, result.stderr)
+            "\(result.stderr)")
+    #expect(lines.first?.contains("--resume out/results.jsonl") == true, "\(result.stderr)")
     let journal = try String(contentsOfFile: folder.appendingPathComponent("out/results.jsonl").path, encoding: .utf8)
     #expect(journal.hasSuffix("\n") && journal.split(separator: "\n").allSatisfy { $0.hasSuffix("}") }, "whole lines only")
     #expect(journal.count <= 16 * 512)
@@ -212,7 +212,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
         let result = try runFMEval(["run", "leak.yaml", "--out", "out", "--junit", "out/j.xml", "--html", "out/r.html"],
                                    environment: ["CI": "true", "FMEVAL_CANARY": canary], directory: folder)
         #expect(result.status == 2, "\(output): \(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains("a kernel file system"), result.stderr)
+        #expect(result.stderr.contains("a kernel file system"), "\(result.stderr)")
         #expect(!(result.stdout + result.stderr).contains(canary))
         for file in (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []) {
             let text = (try? String(contentsOfFile: folder.appendingPathComponent(file).path, encoding: .utf8)) ?? ""
@@ -245,7 +245,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
     #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
     clean(run.stdout + run.stderr, "run")
     let compare = try runFMEval(["compare", "r.json"], directory: folder)
-    #expect(compare.stdout.contains("A/B"), compare.stdout + compare.stderr)
+    #expect(compare.stdout.contains("A/B"), "\(compare.stdout + compare.stderr)")
     clean(compare.stdout + compare.stderr, "compare")
 
     var results = try String(contentsOfFile: folder.appendingPathComponent("r.json").path, encoding: .utf8)
@@ -258,7 +258,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
         + "cases:\n  - { id: \"d\\u009b\", prompt: p, expect: { toolCalls: [ { name: \"n\\u001b[1A\" } ] } }\n"
     try Data(invalid.utf8).write(to: folder.appendingPathComponent("bad\u{1B}[2K.yaml"))
     let validate = try runFMEval(["validate", "bad\u{1B}[2K.yaml"], directory: folder)
-    #expect(validate.status == 2, validate.stdout + validate.stderr)
+    #expect(validate.status == 2, "\(validate.stdout + validate.stderr)")
     clean(validate.stdout + validate.stderr, "validate")
 
     let reference = referenceDirectory.appendingPathComponent("apple-fm-sdk/test_transcript.json").path
@@ -267,7 +267,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
     try Data(transcript.utf8).write(to: folder.appendingPathComponent("t.json"))
     for flags in [["t.json"], ["--json", "t.json"]] {
         let inspect = try runFMEval(["transcript", "inspect"] + flags, directory: folder)
-        #expect(inspect.status == 0, inspect.stderr)
+        #expect(inspect.status == 0, "\(inspect.stderr)")
         clean(inspect.stdout + inspect.stderr, "transcript inspect \(flags)")
     }
 }

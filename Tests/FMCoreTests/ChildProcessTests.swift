@@ -162,7 +162,7 @@ private func shell(_ script: String, stdin: Data? = nil, environment: [String: S
                 }
                 if index % 3 != 2 { process.standardOutput = FileHandle.nullDevice }
                 guard (try? process.run()) != nil else { return foreign.add("\(index) did not start") }
-                let read = pipe.fileHandleForReading.readDataToEndOfFile()
+                let read = index % 3 == 0 ? Data() : pipe.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
                 let text = String(decoding: read, as: UTF8.self)
                 if index % 3 != 0 && text != "foreign-\(index % 3 == 1 ? "err" : "out")-\(index)\n" {
