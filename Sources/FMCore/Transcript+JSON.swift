@@ -97,8 +97,15 @@ extension Transcript {
             let format = try reader.optional("responseFormat").map { try responseFormat($0, at: reader.path("responseFormat")) }
             var prompt = Prompt(id: id, segments: try segments(reader), options: options ?? GenerationOptions(), responseFormat: format)
             prompt.writesOptions = options != nil
-            prompt.writesContextOptions = reader.optional("contextOptions") != nil
-            prompt.additionalFields = reader.members(except: ["role", "id", "contents", "options", "responseFormat"])
+            let contextOptions = reader.optional("contextOptions")
+            prompt.writesContextOptions = contextOptions != nil
+            // An empty `contextOptions` is FM 27's default, carried by `writesContextOptions` alone, so a prompt
+            // read from a file equals the same prompt built in memory; one with members is kept as written.
+            var known = ["role", "id", "contents", "options", "responseFormat"]
+            if case .structure(let properties, _)? = contextOptions?.kind, properties.isEmpty {
+                known.append("contextOptions")
+            }
+            prompt.additionalFields = reader.members(except: known)
             return .prompt(prompt)
         case "response":
             if let calls = try reader.optionalArray("toolCalls", "the tool calls") {

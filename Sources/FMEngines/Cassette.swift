@@ -40,7 +40,9 @@ public struct Cassette: Codable, Sendable {
         if let hash = engine.modelHash { identity.append(("modelHash", GeneratedContent(hash))) }
         var members: [(String, GeneratedContent)] = [
             ("engine", GeneratedContent(properties: identity)),
-            ("transcript", request.transcript.content),
+            // Keyed in the Foundation Models 26 dialect, as before FM 27 became the written default, so
+            // cassettes recorded by earlier releases keep their keys.
+            ("transcript", request.transcript.converted(to: .fm26).content),
             ("options", request.options.content),
             ("schema", request.schema?.content ?? .null),
             ("tools", GeneratedContent(request.tools.map(\.content))),
