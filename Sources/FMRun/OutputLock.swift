@@ -6,12 +6,13 @@ import Glibc
 import Darwin
 #endif
 
-/// The lock a run holds on the folder it writes (`.fmeval.lock` there, with `flock`), so a second run
-/// on the same folder stops before it truncates the first one's journal. The kernel drops the lock when
-/// the process ends however it ends, so a crashed run never leaves a stale lock.
+/// The lock a run holds on its results file (`.NAME.fmeval.lock` beside `NAME`, with `flock`), so a second
+/// run writing the same results stops before it truncates the first one's journal, while runs writing
+/// other results files in the same folder go on. The kernel drops the lock when the process ends however
+/// it ends, so a crashed run never leaves a stale lock.
 final class OutputLock {
-    /// The lock file's name in the output folder.
-    static let fileName = ".fmeval.lock"
+    /// The lock file's name for the results file named `resultsName`.
+    static func fileName(for resultsName: String) -> String { ".\(resultsName).fmeval.lock" }
 
     private let descriptor: Int32
 
@@ -19,12 +20,12 @@ final class OutputLock {
 
     deinit { close(descriptor) }
 
-    /// Locks the folder of `resultsPath` (created when missing), or throws `RunnerError.invalidInput`
+    /// Locks `resultsPath` (its folder created when missing), or throws `RunnerError.invalidInput`
     /// naming the pid of the run that holds it.
     static func acquire(forResults resultsPath: String) throws -> OutputLock {
         let folder = FilePaths.parent(of: resultsPath)
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let path = FilePaths.join(folder, fileName)
+        let path = FilePaths.join(folder, fileName(for: FilePaths.lastComponent(of: resultsPath)))
         // Close-on-exec: a child left running must not keep the lock after fmeval ends.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -36,8 +37,8 @@ final class OutputLock {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             close(descriptor)
             let who = Int32(holder).map { "another fmeval run (pid \($0))" } ?? "another fmeval run"
-            throw RunnerError.invalidInput("\(who) is writing to \(folder); wait for it to finish, or give this run "
-                + "another output folder (--out DIR or --json FILE); nothing was run")
+            throw RunnerError.invalidInput("\(who) is writing to \(resultsPath); wait for it to finish, or give "
+                + "this run another results file (--out DIR or --json FILE); nothing was run")
         }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
