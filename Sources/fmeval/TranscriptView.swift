@@ -69,7 +69,8 @@ struct TranscriptView {
         return ["[\(number)] \(Self.kindName(entry))  id \(entry.id)"] + body.map { "    " + $0 }
     }
 
-    /// Text segments as their lines; structured segments as indented JSON with their source; attachments by label.
+    /// Text segments as their lines; structured segments as indented JSON with their source; attachments by
+    /// label and URL (`inline` for a data: image).
     private func segmentLines(_ segments: [Transcript.Segment]) -> [String] {
         segments.flatMap { segment -> [String] in
             switch segment {
@@ -81,7 +82,7 @@ struct TranscriptView {
             case .attachment(let attachment):
                 let image = attachment.content.image
                 let facts = [image?.contentType, image?.byteCount.map { "\($0) bytes" }, image?.sha256.map { "sha256 \($0)" }].compactMap { $0 }
-                return ["attachment " + (attachment.label.map { "\"\($0)\" " } ?? "") + (image?.url ?? "(no URL)")
+                return ["attachment " + (attachment.label.map { "\"\($0)\" " } ?? "") + (image?.url ?? (image?.data == nil ? "(no URL)" : "inline"))
                         + (facts.isEmpty ? "" : " (" + facts.joined(separator: ", ") + ")")]
             }
         }

@@ -52,17 +52,18 @@ import Testing
         let transcript = try #require(attempt["transcript"] as? [String: Any])
         let entries = try #require((transcript["transcript"] as? [String: Any])?["entries"] as? [[String: Any]])
         let segment = try #require((entries.first { $0["role"] as? String == "user" }?["contents"] as? [[String: Any]])?.last)
+        // A new transcript is written in Foundation Models 27's shape (docs/results-format.md).
         #expect(segment["type"] as? String == "attachment")
-        #expect(segment["label"] as? String == "receipt")
-        let image = try #require((segment["content"] as? [String: Any])?["image"] as? [String: Any])
-        #expect(image["contentType"] as? String == "image/png")
-        #expect(image["data"] as? String == Self.png.base64EncodedString())
+        let image = try #require(segment["attachment"] as? [String: Any])
+        #expect(image["type"] as? String == "image")
+        #expect(image["label"] as? String == "receipt")
+        #expect(image["data"] as? String == "data:image/png;base64," + Self.png.base64EncodedString())
 
         let recorded = folder.appendingPathComponent("transcript.json")
         try JSONSerialization.data(withJSONObject: transcript).write(to: recorded)
         let inspect = try runFMEval(["transcript", "inspect", recorded.path])
         #expect(inspect.status == 0, "\(inspect.stderr)")
-        #expect(inspect.stdout.contains(#"attachment "receipt" file://"#) && inspect.stdout.contains("(image/png, \(Self.png.count) bytes, sha256 "),
+        #expect(inspect.stdout.contains(#"attachment "receipt" inline (image/png, "#) && inspect.stdout.contains("(image/png, \(Self.png.count) bytes, sha256 "),
                 "\(inspect.stdout)")
 
         let html = folder.appendingPathComponent("report.html").path
