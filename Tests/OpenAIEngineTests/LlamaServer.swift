@@ -27,6 +27,36 @@ final class LlamaServer {
     /// The flags that make the server's greedy output deterministic and equal to the embedded engine's.
     static let determinismFlags = ["-np", "1", "-fa", "off"]
 
+    /// The features llama.cpp's CPU backend in the `FMEVAL_LLAMA_SERVER` binary was built with, as the binary
+    /// reports them in its `system_info` line (`CPU : SSE3 = 1 | AVX = 1 | …`): it is started at trace
+    /// verbosity on a model path that does not exist, prints the line, and exits.
+    static let cpuFeatures: Result<Set<String>, StartError> = {
+        guard let binary = ProcessInfo.processInfo.environment["FMEVAL_LLAMA_SERVER"], !binary.isEmpty else {
+            return .failure(StartError(description: "FMEVAL_LLAMA_SERVER is not set"))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["-lv", "4", "-m", "/nonexistent/fmeval-probe.gguf", "--host", "127.0.0.1", "--no-webui"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        do { try process.run() } catch { return .failure(StartError(description: "cannot start \(binary): \(error)")) }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let line = text.split(separator: "\n").first(where: { $0.contains("system_info:") }),
+              let cpu = line.range(of: "CPU : ") else {
+            return .failure(StartError(description: "\(binary) printed no system_info line at -lv 4:\n\(text.suffix(2000))"))
+        }
+        let pairs = line[cpu.upperBound...].split(separator: "|").map { $0.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) } }
+        return .success(Set(pairs.filter { $0.count == 2 && $0[1] == "1" }.map { $0[0] }))
+    }()
+
+    /// Whether the server sums floats as the embedded engine does: ggml's f32 dot products and reductions
+    /// run in as many lanes as the vectors it was built for hold, sixteen in an AVX-512 build, the order the
+    /// engine reproduces on every CPU (docs/engine.md, "llama.cpp's own arithmetic"). An AVX2 build (eight
+    /// lanes) or a NEON one (four) gives other greedy tokens, so the tests compare texts only with sixteen.
+    static func sumsInSixteenLanes() throws -> Bool { try cpuFeatures.get().contains("AVX512") }
+
     /// The API root, e.g. `http://127.0.0.1:PORT/v1`.
     let baseURL: String
     private let process: Process

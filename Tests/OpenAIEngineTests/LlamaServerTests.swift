@@ -106,16 +106,25 @@ private struct GreedyReference: Decodable {
         let url = OpenAIFixtures.repositoryRoot.appendingPathComponent("reference/smollm2/greedy-public.json")
         let cases = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).cases
         #expect(!cases.isEmpty)
+        // Texts are compared where llama.cpp sums as the engine does (an AVX-512 build); elsewhere its own
+        // arithmetic gives other tokens (measured with an AVX2 build: 6 of 8 prompts differ), so only the
+        // tokenization is compared and the agreement printed.
+        let sameArithmetic = try LlamaServer.sumsInSixteenLanes()
         var overheads: [Double] = []
+        var agreeing = 0
         for reference in cases {
             var request = EngineRequest(transcript: OpenAIFixtures.transcript(instructions: reference.system, prompt: reference.user))
             request.options.maximumResponseTokens = reference.greedyTokens.count
             let served = try openai.respond(to: request) { _ in }
             let local = try embedded.respond(to: request) { _ in }
-            #expect(served.text == local.text, "prompt: \(reference.user)")
+            if sameArithmetic { #expect(served.text == local.text, "prompt: \(reference.user)") }
+            agreeing += served.text == local.text ? 1 : 0
             #expect(served.usage.inputTokens == local.usage.inputTokens, "prompt: \(reference.user)")
             overheads.append(openai.lastCallMetrics?.overheadMs ?? 0)
         }
+        let features = try LlamaServer.cpuFeatures.get().sorted().joined(separator: " ")
+        print("llama-server (CPU: \(features)) gives the embedded engine's greedy text on \(agreeing) of \(cases.count) "
+              + "prompts" + (sameArithmetic ? "" : "; not compared: it sums in fewer than sixteen lanes"))
         let median = overheads.sorted()[overheads.count / 2]
         print("openai engine: harness overhead per request (outside the HTTP round trip), median of \(overheads.count): "
               + String(format: "%.3f ms", median))
