@@ -77,3 +77,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `FMEVAL_PACKAGE_SUBSET=engine` (.ci/run's sanitizer stages): only the engine, the grammar, the runner and
+// their tests, so each sanitized build compiles half the package; unset, the whole package.
+let engineSubset: Set<String> = [
+    "FMSpawn", "FMCore", "FMGrammar", "FMKernels", "FMEmbedded", "FMSession", "FMEngines", "FMSuite", "FMEvaluate",
+    "FMResults", "FMRun", "FMEmbeddedTests", "FMGrammarTests", "FMRunTests",
+]
+if Context.environment["FMEVAL_PACKAGE_SUBSET"] == "engine" {
+    package.targets.removeAll { !engineSubset.contains($0.name) }
+    package.products = []
+}

@@ -123,7 +123,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
 @Test func aKilledRunsToolDiesAndItsJournalIsKeptUntilResumeOrFresh() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    try quickSuite(in: folder, tool: "echo $$ > tool.pid; trap '' TERM; sleep 60")
+    try quickSuite(in: folder, tool: "echo $$ > tool.pid; trap '' TERM; exec sleep 60")
     let first = try startFMEval(["run", "quick.yaml", "--out", "out", "--no-history"], in: folder)
     let tool = try #require(pidFrom(folder.appendingPathComponent("tool.pid")), "the tool never started")
 
