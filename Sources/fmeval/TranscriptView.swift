@@ -82,7 +82,8 @@ struct TranscriptView {
             case .attachment(let attachment):
                 let image = attachment.content.image
                 let facts = [image?.contentType, image?.byteCount.map { "\($0) bytes" }, image?.sha256.map { "sha256 \($0)" }].compactMap { $0 }
-                return ["attachment " + (attachment.label.map { "\"\($0)\" " } ?? "") + (image?.url ?? (image?.data == nil ? "(no URL)" : "inline"))
+                let location = image?.url ?? (image?.data == nil ? "(no URL)" : "inline")
+                return ["attachment " + (attachment.label.map { "\"\($0)\" " } ?? "") + location
                         + (facts.isEmpty ? "" : " (" + facts.joined(separator: ", ") + ")")]
             }
         }

@@ -63,7 +63,8 @@ import Testing
         try JSONSerialization.data(withJSONObject: transcript).write(to: recorded)
         let inspect = try runFMEval(["transcript", "inspect", recorded.path])
         #expect(inspect.status == 0, "\(inspect.stderr)")
-        #expect(inspect.stdout.contains(#"attachment "receipt" inline (image/png, "#) && inspect.stdout.contains("(image/png, \(Self.png.count) bytes, sha256 "),
+        #expect(inspect.stdout.contains(#"attachment "receipt" inline (image/png, "#)
+                    && inspect.stdout.contains("(image/png, \(Self.png.count) bytes, sha256 "),
                 "\(inspect.stdout)")
 
         let html = folder.appendingPathComponent("report.html").path

@@ -45,9 +45,11 @@ final class LlamaServer {
         process.waitUntilExit()
         guard let line = text.split(separator: "\n").first(where: { $0.contains("system_info:") }),
               let cpu = line.range(of: "CPU : ") else {
-            return .failure(StartError(description: "\(binary) printed no system_info line at -lv 4:\n\(text.suffix(2000))"))
+            let tail = text.suffix(2000)
+            return .failure(StartError(description: "\(binary) printed no system_info line at -lv 4:\n\(tail)"))
         }
-        let pairs = line[cpu.upperBound...].split(separator: "|").map { $0.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let pairs = line[cpu.upperBound...].split(separator: "|")
+            .map { $0.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) } }
         return .success(Set(pairs.filter { $0.count == 2 && $0[1] == "1" }.map { $0[0] }))
     }()
 

@@ -123,8 +123,8 @@ private struct GreedyReference: Decodable {
             overheads.append(openai.lastCallMetrics?.overheadMs ?? 0)
         }
         let features = try LlamaServer.cpuFeatures.get().sorted().joined(separator: " ")
-        print("llama-server (CPU: \(features)) gives the embedded engine's greedy text on \(agreeing) of \(cases.count) "
-              + "prompts" + (sameArithmetic ? "" : "; not compared: it sums in fewer than sixteen lanes"))
+        print("llama-server (CPU: \(features)) gives the embedded engine's greedy text on \(agreeing) of "
+              + "\(cases.count) prompts" + (sameArithmetic ? "" : "; not compared: it sums in fewer than 16 lanes"))
         let median = overheads.sorted()[overheads.count / 2]
         print("openai engine: harness overhead per request (outside the HTTP round trip), median of \(overheads.count): "
               + String(format: "%.3f ms", median))
