@@ -1,7 +1,8 @@
 /// What the on-device decoder refuses in a schema that fmeval's reader accepts (`schema check --dialect
 /// device`). Measured against `JSONDecoder().decode(GenerationSchema.self, …)` on FM 27 and published:
-/// an object without `title`, `required`, `x-order` or `additionalProperties` is `keyNotFound`. The device
-/// generates the properties `x-order` lists, so a required property it leaves out is never generated.
+/// an object without `title`, `required`, `x-order` or `additionalProperties` is `keyNotFound`. (An `x-order`
+/// that leaves out a property is refused by fmeval's own reader, in every dialect: the device would never
+/// generate that property.)
 public enum DeviceSchemaDialect {
     /// Where the refusals come from, named in every message.
     public static let source = "Foundation Models 27's GenerationSchema decoder (keyNotFound), as measured and published"
@@ -31,14 +32,6 @@ public enum DeviceSchemaDialect {
         for key in ["title", "required", "x-order", "additionalProperties"] where members[key] == nil {
             problems.append(JSONFormatError(path: path, message: "the device refuses an object without \"\(key)\" (\(source)); "
                 + "add \"\(key)\"" + (key == "title" ? " naming the type" : "")))
-        }
-        let order = Set((members["x-order"]?.arrayValue ?? []).compactMap(\.stringValue))
-        guard members["x-order"] != nil else { return }
-        for (index, name) in (members["required"]?.arrayValue ?? []).enumerated() {
-            guard let name = name.stringValue, !order.contains(name) else { continue }
-            problems.append(JSONFormatError(path: jsonPointer(jsonPointer(path, "required"), String(index)),
-                message: "required property \"\(name)\" is missing from \"x-order\": the device generates only the properties "
-                    + "x-order lists, so it would never write it; add \"\(name)\" to x-order"))
         }
     }
 }

@@ -236,7 +236,13 @@ enum SchemaNodeDecoder {
                                           message: "x-order names \"\(name)\", which is not in properties; add it to properties or remove it")
                 }
             }
-            order = names + order.filter { !seen.contains($0) }
+            if let left = order.firstIndex(where: { !seen.contains($0) }) {
+                throw JSONFormatError(path: reader.path("x-order"),
+                                      message: "x-order leaves out \"\(order[left])\": the device generates "
+                    + "only the properties x-order lists, so it would never be written; add it to x-order "
+                    + "(or remove x-order to generate the properties in the order they are written)")
+            }
+            order = names
         }
         var required = Set<String>()
         if let names = try reader.optionalArray("required", "the required property names") {

@@ -24,8 +24,8 @@ struct SchemaCheckCommand: Command {
 
     --dialect device also refuses, at each offending value, what the on-device decoder refuses
     (Foundation Models 27's GenerationSchema decoder): an object without title, required, x-order or
-    additionalProperties (in $defs too), and a required property that x-order leaves out (the device
-    generates only the properties x-order lists). The default dialect, fmeval, reads what fmeval can run.
+    additionalProperties (in $defs too). Both dialects refuse an x-order that leaves out a property (the
+    device generates only the properties x-order lists). The default dialect, fmeval, reads what fmeval can run.
 
     EXIT CODES: 0 valid · 1 violations found · 2 unreadable file, malformed JSON, invalid schema, a
     schema the chosen dialect refuses, or an unknown --dialect.

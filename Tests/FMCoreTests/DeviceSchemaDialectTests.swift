@@ -35,11 +35,4 @@ import Testing
         #expect(problems.map(\.path) == ["/$defs/A", "/$defs/A/properties/b/items"])
         #expect(problems.map { $0.message.contains("\"title\"") } == [true, false])
     }
-
-    @Test func aRequiredPropertyMissingFromXOrderIsRefusedNotAppended() throws {
-        let schema = try GeneratedContent(json: #"{"title":"P","type":"object","additionalProperties":false,"required":["name","age"],"x-order":["name"],"properties":{"name":{"type":"string"},"age":{"type":"integer"}}}"#)
-        let problems = DeviceSchemaDialect.problems(in: schema)
-        #expect(problems.map(\.path) == ["/required/1"])
-        #expect(problems.first?.message.contains("generates only the properties x-order lists") == true)
-    }
 }

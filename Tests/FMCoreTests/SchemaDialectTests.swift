@@ -14,6 +14,22 @@ import Testing
         return ("", "")
     }
 
+    /// The device generates only the properties `x-order` lists (Foundation Models 27's decoder reads the
+    /// order from it), so a property it leaves out, required or not, is refused, never silently appended.
+    @Test func anXOrderThatLeavesOutAPropertyIsRefusedNotAppended() throws {
+        for required in [#"["name","age"]"#, #"["name"]"#] {
+            let problem = try message(#"{"title":"P","type":"object","additionalProperties":false,"required":"#
+                + required + #","x-order":["name"],"properties":{"name":{"type":"string"},"age":{"type":"integer"}}}"#)
+            #expect(problem.path == "/x-order")
+            #expect(problem.message.contains(#"x-order leaves out "age""#))
+            #expect(problem.message.contains("add it to x-order"))
+        }
+        let listed = try GenerationSchema(
+            json: #"{"type":"object","x-order":["b","a"],"properties":{"a":{"type":"string"},"b":{"type":"string"}}}"#)
+        guard case .object(let object) = listed.root.kind else { Issue.record("\(listed.root.kind)"); return }
+        #expect(object.properties.map(\.name) == ["b", "a"])
+    }
+
     @Test func integerAndNumberEnumsBecomeSingleValueChoices() throws {
         let schema = try GenerationSchema(json: #"{"type":"integer","description":"Stars.","enum":[1,3,5]}"#)
         guard case .anyOf(let choices) = schema.root.kind else { Issue.record("\(schema.root.kind)"); return }

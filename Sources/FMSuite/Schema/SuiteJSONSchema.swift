@@ -200,7 +200,8 @@ public enum SuiteJSONSchema {
         "title": { "type": "string", "description": "The type's name." },
         "description": { "type": "string", "description": "A guide for the model." },
         "properties": { "type": "object", "description": "An object's properties.", "additionalProperties": { "$ref": "#/$defs/generationSchema" } },
-        "x-order": { "type": "array", "items": { "type": "string" }, "description": "The order properties are generated in." },
+        "x-order": { "type": "array", "items": { "type": "string" }, "description":
+            "The order properties are generated in; it must list every property." },
         "required": { "type": "array", "items": { "type": "string" }, "description": "Properties that must be present." },
         "additionalProperties": { "type": "boolean", "description": "Must be false when given: objects are closed." },
         "enum": { "type": "array", "items": { "type": ["string", "number"] }, "description": "The allowed values: strings for a string, numbers for an integer or number (read as single-value ranges)." },
