@@ -88,7 +88,7 @@ public enum RunPipeline {
     public static func plan(_ request: RunRequest) throws -> RunPlan {
         let earlierPaths = request.rerun?.results.run.paths ?? []
         let paths = !request.paths.isEmpty ? request.paths : (!earlierPaths.isEmpty ? earlierPaths : ["suites"])
-        let loaded = request.loaded ?? SuiteLoader.load(paths: paths)
+        let loaded = request.loaded ?? SuiteLoader.load(paths: paths, guideEnforcement: request.guideEnforcement)
         let transcriptProblems = RecordedCases.problems(of: loaded.expandedCases)
         let diagnostics = loaded.diagnostics + (request.loaded == nil ? CaseSelection.foldersWithoutSuites(paths) : [])
             + (request.keepGoing ? [] : transcriptProblems)

@@ -9,7 +9,8 @@ public struct SuiteLoadResult: Sendable {
     public var suites: [Suite] = []
     /// Every problem, grouped by file and in source order within each.
     public var diagnostics: [Diagnostic] = []
-    /// Settings that load but have no effect (a temperature under greedy sampling), by file.
+    /// Problems that do not stop a run: settings without effect (a temperature under greedy sampling), schemas
+    /// the device would refuse in a suite that runs no case under `device`; by file.
     public var warnings: [Diagnostic] = []
 
     /// Creates an empty result.
@@ -24,14 +25,15 @@ public enum SuiteLoader {
     /// The extensions of suite files found when a directory is given.
     public static let suiteExtensions = ["yaml", "yml", "json"]
 
-    /// Loads every suite under `paths` (files, or directories searched recursively).
-    public static func load(paths: [String]) -> SuiteLoadResult {
+    /// Loads every suite under `paths` (files, or directories searched recursively); `guideEnforcement`
+    /// (`--guide-enforcement`) decides, over each suite's own, whether schemas the device refuses are errors.
+    public static func load(paths: [String], guideEnforcement: GuideEnforcement? = nil) -> SuiteLoadResult {
         var result = SuiteLoadResult()
         let (files, missing) = suiteFiles(in: paths)
         result.diagnostics = missing
         for file in files {
             result.files.append(file)
-            let (suite, diagnostics, warnings) = read(file: file)
+            let (suite, diagnostics, warnings) = read(file: file, guideEnforcement: guideEnforcement)
             result.diagnostics += diagnostics
             result.warnings += warnings
             if let suite, diagnostics.isEmpty { result.suites.append(suite) }
@@ -52,7 +54,8 @@ public enum SuiteLoader {
     }
 
     /// Loads a suite from text with its warnings as well as its problems.
-    public static func read(text: String, file: String) -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
+    public static func read(text: String, file: String, guideEnforcement: GuideEnforcement? = nil)
+        -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
         let root: YAMLNode
         do {
             root = file.lowercased().hasSuffix(".json") ? try JSONNodeReader.parse(text, file: file) : try YAMLParser.parse(text, file: file)
@@ -62,11 +65,13 @@ public enum SuiteLoader {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "\(error)")], [])
         }
         let reader = SuiteReader(file: file)
+        reader.guideEnforcementOverride = guideEnforcement
         let suite = reader.suite(root, file: file)
         return (suite, ordered(reader.diagnostics), ordered(reader.warnings))
     }
 
-    private static func read(file: String) -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
+    private static func read(file: String, guideEnforcement: GuideEnforcement? = nil)
+        -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
         if let problem = RegularFile.problem(file) {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the suite file \(problem)")], [])
         }
@@ -76,7 +81,7 @@ public enum SuiteLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the file is not UTF-8 text")], [])
         }
-        return read(text: text, file: file)
+        return read(text: text, file: file, guideEnforcement: guideEnforcement)
     }
 
     /// Suite files under `paths`, sorted within each directory; missing paths become diagnostics.

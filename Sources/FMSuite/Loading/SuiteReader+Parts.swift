@@ -5,8 +5,9 @@ import FMEvaluate
 extension SuiteReader {
     // MARK: - Schemas and options
 
-    /// A GenerationSchema written inline, or a path to a `.json`/`.yaml` file holding one.
-    func schema(_ node: YAMLNode, _ what: String) -> GenerationSchema? {
+    /// A GenerationSchema written inline, or a path to a `.json`/`.yaml` file holding one; `sentToDevice`
+    /// (a response or tool-arguments schema) also records what the device's decoder would refuse in it.
+    func schema(_ node: YAMLNode, _ what: String, sentToDevice: Bool = false) -> GenerationSchema? {
         var source = node
         if case .string(let path)? = node.scalar?.value {
             guard let parsed = parseFile(path, at: node, what: what) else { return nil }
@@ -17,7 +18,9 @@ extension SuiteReader {
         }
         guard let content = content(source) else { return nil }
         do {
-            return try GenerationSchema(content: content)
+            let schema = try GenerationSchema(content: content)
+            if sentToDevice { noteDeviceRefusals(of: content, in: source, what) }
+            return schema
         } catch {
             let problems = GenerationSchema.problems(in: content)
             for problem in problems.isEmpty ? [error] : problems { reportSchemaProblem(problem, in: source, what) }
@@ -64,7 +67,7 @@ extension SuiteReader {
             return schema(from: content, at: choices, "generating.enum")
         }
         if let type = keys["type"] { return generating(type) }
-        return keys["schema"].flatMap { schema($0, "generating.schema") }
+        return keys["schema"].flatMap { schema($0, "generating.schema", sentToDevice: true) }
     }
 
     func schema(from content: GeneratedContent, at node: YAMLNode, _ what: String) -> GenerationSchema? {
@@ -137,7 +140,7 @@ extension SuiteReader {
         let description = keys["description"].flatMap { string($0, "tool description") } ?? ""
         var arguments: GenerationSchema? = nil
         if let argumentsNode = keys["arguments"] {
-            arguments = schema(argumentsNode, "tool '\(name ?? "?")' arguments")
+            arguments = schema(argumentsNode, "tool '\(name ?? "?")' arguments", sentToDevice: true)
         } else {
             arguments = schema(from: GeneratedContent(properties: [("type", "object"), ("properties", GeneratedContent(properties: []))]),
                                at: node, "tool arguments")

@@ -56,6 +56,7 @@ extension SuiteReader {
         checkReproducedWith(suite, keys: keys)
         checkDefaultParaphrases(suite, root: root)
         greedyTemperatureWarnings(suite, root: root)
+        reportDeviceRefusals(suite)
         return suite
     }
 

@@ -5,7 +5,7 @@ import FMCore
 final class SuiteReader {
     /// Problems found so far, in the order found.
     var diagnostics: [Diagnostic] = []
-    /// Settings that load but have no effect, in the order found.
+    /// Problems that do not stop the suite (settings without effect, schemas the device would refuse), in order.
     var warnings: [Diagnostic] = []
     /// The suite file's directory; relative paths in the suite resolve against it.
     let directory: URL
@@ -15,6 +15,12 @@ final class SuiteReader {
     var toolReferences: [(name: String, node: YAMLNode)] = []
     /// Argument names (or JSON pointers) that `toolCalls` matchers check, by tool, checked against the tool's schema at the end.
     var argumentReferences: [(tool: String, argument: String, node: YAMLNode)] = []
+
+    /// What the device's schema decoder would refuse in each schema written in the suite, by schema
+    /// (`SuiteReader+DeviceSchemas.swift`): errors when the suite runs a case under `device`, else warnings.
+    var deviceRefusals: [DeviceRefusal] = []
+    /// `--guide-enforcement`: the profile every case runs under, over the suite's own.
+    var guideEnforcementOverride: GuideEnforcement?
 
     /// `allowLinksOutsideSuite: true`: referenced files may be symbolic links leaving the suite's folder.
     var allowsLinksOutside = false
