@@ -24,6 +24,9 @@ public struct RunnerOptions: Sendable {
     public var reuseRepeats = true
     /// The order cases start in (`--case-order`); results and reports keep suite order either way.
     public var caseOrder = CaseOrder.prefix
+    /// `--transcript-dialect`: the dialect every attempt's transcript is written in (results, journal);
+    /// nil keeps each in its own (Foundation Models 27 for a new session, a recorded file's for a recorded one).
+    public var transcriptDialect: Transcript.Dialect?
 
     /// Creates options; one job, no overrides, the default retry policy.
     public init(repeatOverride: Int? = nil, jobs: Int = 1, checkDeterminism: Bool = false, failFast: Bool = false,
@@ -135,6 +138,9 @@ public final class Runner: Sendable {
             if let request, earlier == nil { reuse.keep(outcome, index: index, for: request) }
             if options.checkDeterminism { signatures.append(outcome.signature) }
             var attempt = executor.result(of: outcome, index: index)
+            if let dialect = options.transcriptDialect, attempt.transcript.dialect != dialect {
+                attempt.transcript = attempt.transcript.converted(to: dialect)
+            }
             attempt.reusedFrom = earlier?.index
             attempts.append(attempt)
         }

@@ -17,6 +17,7 @@ struct RunCommand: Command {
                       [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
                       [--resume FILE | --fresh | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
                       [--check-determinism] [--keep-going] [--guide-enforcement device|strict]
+                      [--transcript-dialect 26|27]
                       [--color auto|always|never] [--history FILE | --no-history] \(ThroughputFlags.usage)
 
     Loads suites (files or folders; default: suites/), validates them (any error stops the run with exit 2
@@ -68,6 +69,10 @@ struct RunCommand: Command {
       --guide-enforcement P  which guides the grammar enforces, over every suite's `guideEnforcement`:
                              strict (every guide; default) or device (what the on-device decoder
                              enforces, no loop guards); see docs/device-differences.md
+      --transcript-dialect D the Foundation Models dialect of every transcript in the results and journal: 27
+                             (`"version": "1.1"`, flat options, data: images) or 26 (`"version": 1`, options
+                             under `sampling`) for teams still on 26; by default a new session's is 27 and a
+                             recorded file's stays its own (docs/results-format.md)
       --color WHEN           auto (default: colour when standard output is a terminal, NO_COLOR is unset or
                              empty and TERM is not dumb), always (even with NO_COLOR), never
     \(ReportFlags.help)
@@ -116,6 +121,13 @@ struct RunCommand: Command {
             }
             return enforcement
         }
+        let transcriptDialect = try args.option("--transcript-dialect").map { name in
+            guard let dialect = Transcript.Dialect(rawValue: name) else {
+                throw CLIError.invalidInput(
+                    "run: --transcript-dialect must be 26 or 27 (Foundation Models 26 or 27), not '\(name)'")
+            }
+            return dialect
+        }
         let color = try colorChoice(try args.option("--color"))
         var reports = try ReportFlags.parse(&args)
         let history = try HistoryFlags.parse(&args, command: "run")
@@ -154,6 +166,7 @@ struct RunCommand: Command {
         request.shard = reports.shardSelection
         request.options = RunnerOptions(repeatOverride: repeatCount, jobs: jobs, checkDeterminism: checkDeterminism, failFast: failFast)
         throughput.apply(to: &request.options)
+        request.options.transcriptDialect = transcriptDialect
         if lastFailed == .some(nil), let file = paths.first(where: isResultsFile) {
             throw CLIError.invalidInput("run: \(file) is a results file, not a suite; attach it to the flag: --last-failed=\(file)")
         }

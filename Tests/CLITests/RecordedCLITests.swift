@@ -112,3 +112,69 @@ private func folderWithABadTranscript() throws -> URL {
     #expect(unknown.stderr.contains("future.json:1:") && unknown.stderr.contains("at /transcript/version"), "\(unknown.stderr)")
     #expect(unknown.stderr.contains(#"1 (Foundation Models 26) and "1.1" (Foundation Models 27)"#), "\(unknown.stderr)")
 }
+
+/// The `version` of a transcript as a results file holds it (inside an `fm` session file's wrapper or not).
+private func transcriptVersion(_ attempt: [String: Any]) -> Any? {
+    let transcript = attempt["transcript"] as? [String: Any]
+    return transcript?["version"] ?? (transcript?["transcript"] as? [String: Any])?["version"]
+}
+
+/// `--keep-going` with Foundation Models 27 files: the `fm` session file scores, an FM 27 file missing a
+/// segment's text and a file of an unknown future version are listed as located errors.
+@Test func keepGoingScoresTheValidFoundationModels27FilesAndListsTheInvalidOnes() throws {
+    let folder = try temporaryFolder()
+    let files = folder.appendingPathComponent("t")
+    try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: "fixtures/recorded/fm-session-planets.json"),
+                                     to: files.appendingPathComponent("planets.json"))
+    let entry = #"{"role": "user", "id": "u", "contents": [{"type": "text", "id": "1"}], "options": {}, "contextOptions": {}}"#
+    try Data(#"{"type": "FoundationModels.Transcript", "version": "1.1", "transcript": {"entries": [\#(entry)]}}"#.utf8)
+        .write(to: files.appendingPathComponent("broken.json"))
+    let future = #"{"type": "FoundationModels.Transcript", "version": "2.0", "transcript": {"entries": []}}"#
+    try Data(#"{"modelName": "system", "transcript": \#(future)}"#.utf8).write(to: files.appendingPathComponent("future.json"))
+    try Data("suite: r\ntranscripts: t/*.json\ncases:\n  - id: planets\n    expect: { contains: Mars }\n".utf8)
+        .write(to: folder.appendingPathComponent("s.yaml"))
+    let stopped = try runFMEval(["run", "s.yaml", "-o", "out"], directory: folder)
+    #expect(stopped.status == 2 && stopped.stderr.contains("add --keep-going"), "\(stopped.stderr)")
+    let run = try runFMEval(["run", "s.yaml", "-o", "out", "--keep-going"], directory: folder)
+    #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("PASS  r/planets  1/1"), "\(run.stdout)")
+    #expect(run.stdout.contains("ERROR r/broken") && run.stdout.contains("ERROR r/future"), "\(run.stdout)")
+    #expect(run.stderr.contains("t/broken.json:1:") && run.stderr.contains("missing \"text\""), "\(run.stderr)")
+    #expect(run.stderr.contains("t/future.json:1:") && run.stderr.contains("at /transcript/version"), "\(run.stderr)")
+    let results = try Results(path: folder.appendingPathComponent("out/results.json").path)
+    #expect(results.statuses == ["planets": "passed", "broken": "error", "future": "error"])
+    #expect(transcriptVersion(try results.attempts("planets")[0]) as? String == "1.1",
+            "a recorded file keeps its dialect")
+}
+
+/// `--transcript-dialect 26` writes every transcript of the results in the Foundation Models 26 dialect
+/// (`"version": 1`), a recorded FM 27 file's and a new session's alike (the journal holds the same case
+/// results, converted before either is written); the default writes a new
+/// session's in 27's (`"version": "1.1"`); an unknown dialect is exit 2 naming the choices.
+@Test func transcriptDialectChoosesTheDialectOfEveryTranscriptInTheResults() throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("t"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: "fixtures/recorded/fm27-image-flat-options.json"),
+                                     to: folder.appendingPathComponent("t/image.json"))
+    try Data("suite: recorded\ntranscripts: t/*.json\n".utf8).write(to: folder.appendingPathComponent("recorded.yaml"))
+    let live = ["suite: live", "engine: scripted", "cases:", "  - id: hello", "    prompt: Hi",
+                "    script: [ { text: Hello } ]", "    expect: { contains: Hello }"]
+    try Data((live.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("live.yaml"))
+    let plain = try runFMEval(["run", "live.yaml", "-o", "plain"], directory: folder)
+    #expect(plain.status == 0, "\(plain.stdout)\(plain.stderr)")
+    let plainResults = try Results(path: folder.appendingPathComponent("plain/results.json").path)
+    #expect(transcriptVersion(try plainResults.attempts("hello")[0]) as? String == "1.1")
+    let old = try runFMEval(["run", "live.yaml", "recorded.yaml", "-o", "old", "--transcript-dialect", "26"],
+                            directory: folder)
+    #expect(old.status == 0, "\(old.stdout)\(old.stderr)")
+    let results = try Results(path: folder.appendingPathComponent("old/results.json").path)
+    for id in ["hello", "image"] {
+        let attempt = try results.attempts(id)[0]
+        #expect(transcriptVersion(attempt) as? Int == 1, "\(id): \(attempt["transcript"] ?? "none")")
+    }
+    let text = try String(contentsOf: folder.appendingPathComponent("old/results.json"), encoding: .utf8)
+    #expect(!text.contains(#""version" : "1.1""#) && !text.contains(#""version":"1.1""#))
+    let bad = try runFMEval(["run", "live.yaml", "-o", "bad", "--transcript-dialect", "25"], directory: folder)
+    #expect(bad.status == 2 && bad.stderr.contains("--transcript-dialect must be 26 or 27"), "\(bad.stderr)")
+}
