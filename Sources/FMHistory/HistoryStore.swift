@@ -31,7 +31,9 @@ public final class HistoryStore: ResultStore {
     public func save(_ run: RunResult) throws {
         let database = try open()
         try guarded("record the run in") {
-            try database.writeTransaction { try HistoryWriter(database: database).insert(run, git: git, recordedAt: Date()) }
+            try SQLiteError.retryingWhileBusy {
+                try database.writeTransaction { try HistoryWriter(database: database).insert(run, git: git, recordedAt: Date()) }
+            }
         }
         lastSaved = run.run.id
     }
@@ -46,14 +48,14 @@ public final class HistoryStore: ResultStore {
             try? FileManager.default.createDirectory(atPath: FilePaths.parent(of: location), withIntermediateDirectories: true)
         }
         let database = try guarded("open") { try SQLiteDatabase(path: location, create: create) }
-        try guarded("read") {
+        try guarded("read") { try SQLiteError.retryingWhileBusy {
             try database.execute("PRAGMA foreign_keys = ON")
             let mode = try database.query("PRAGMA journal_mode = WAL") { $0.text(0) ?? "" }.first ?? ""
             if mode.lowercased() != "wal" && mode.lowercased() != "memory" {
                 throw SQLiteError(code: SQLITE_ERROR, message: "WAL mode is not available (journal mode \(mode))")
             }
             try migrate(database)
-        }
+        } }
         connection = database
         return database
     }
@@ -99,7 +101,7 @@ public final class HistoryStore: ResultStore {
                 throw ReportError("history \(location): not a usable SQLite database (\(error.message)); "
                     + "move it aside (a new history starts) or pass --history FILE / --no-history")
             }
-            if error.code == SQLITE_BUSY || error.code == SQLITE_LOCKED {
+            if error.isBusy {
                 throw ReportError("history \(location): still locked by another writer after 30 s (\(error.message)); "
                     + "retry, or give each job its own --history FILE", infrastructure: true)
             }

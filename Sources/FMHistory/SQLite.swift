@@ -13,6 +13,23 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     /// The message with the result code.
     public var description: String { "\(message) (SQLite code \(code))" }
+
+    /// True when another connection holds the lock (`SQLITE_BUSY`, `SQLITE_LOCKED`).
+    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+
+    /// Runs `body` until it does not fail busy, for at most `seconds`. SQLite returns `SQLITE_BUSY`
+    /// without calling the busy handler in some cases (two connections switching a new file to WAL, WAL
+    /// recovery), so the busy timeout alone lost a run when two processes started a history at once.
+    static func retryingWhileBusy<T>(seconds: Double = 30, _ body: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && Date() < deadline {
+                usleep(20_000)
+            }
+        }
+    }
 }
 
 /// One value bound to, or read from, an SQL statement.
