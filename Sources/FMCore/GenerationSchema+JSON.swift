@@ -108,7 +108,16 @@ enum SchemaNodeDecoder {
         "format": "Foundation Models schemas have no \"format\"; write a \"pattern\" instead, for example "
             + "date \"\\d{4}-\\d{2}-\\d{2}\", time \"\\d{2}:\\d{2}:\\d{2}\", "
             + "uuid \"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\"",
+        "maxLength": lengthRemedy("maxLength", example: "\".{0,20}\" for at most 20 characters"),
+        "minLength": lengthRemedy("minLength", example: "\".{3,}\" for at least 3 characters"),
     ]
+
+    /// Why a string length cannot be written, and the two guides that can say it.
+    private static func lengthRemedy(_ key: String, example: String) -> String {
+        "Foundation Models schemas have no \"\(key)\" (the device's decoder and @Guide have no length guide for "
+            + "strings); bound a string with a \"pattern\", for example \(example), or, for a list, use an array "
+            + "with \"minItems\"/\"maxItems\" (@Guide(.count(…)))"
+    }
 
     /// A property, element, choice or definition: read, or (with a collector) recorded and read as `null`.
     static func child(_ content: GeneratedContent, at path: String, _ collector: SchemaProblemCollector?) throws -> GenerationSchema.Node {

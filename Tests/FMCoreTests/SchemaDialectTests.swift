@@ -30,6 +30,17 @@ import Testing
         #expect(object.properties.map(\.name) == ["b", "a"])
     }
 
+    /// Apple's string guides have no length (`@Guide` offers `.pattern`, and `.count` on arrays), so a length
+    /// keyword is refused with both remedies, not as an unknown key.
+    @Test func lengthKeywordsAreRefusedWithThePatternAndCountRemedies() throws {
+        for key in ["maxLength", "minLength"] {
+            let problem = try message(#"{"type":"string","\#(key)":5}"#)
+            #expect(problem.path == "/\(key)")
+            #expect(problem.message.contains("no \"\(key)\"") && problem.message.contains("\"pattern\""))
+            #expect(problem.message.contains("\"maxItems\"") && problem.message.contains(".count"), "\(problem.message)")
+        }
+    }
+
     @Test func integerAndNumberEnumsBecomeSingleValueChoices() throws {
         let schema = try GenerationSchema(json: #"{"type":"integer","description":"Stars.","enum":[1,3,5]}"#)
         guard case .anyOf(let choices) = schema.root.kind else { Issue.record("\(schema.root.kind)"); return }
