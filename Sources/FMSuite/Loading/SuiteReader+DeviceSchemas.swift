@@ -15,10 +15,11 @@ extension SuiteReader {
     /// Records what `DeviceSchemaDialect` refuses in `content`, read from `source` (a schema used twice
     /// is recorded once).
     func noteDeviceRefusals(of content: GeneratedContent, in source: YAMLNode, _ what: String) {
+        guard !deviceRefusals.contains(where: { $0.schema == source.location }) else { return }
         let problems = DeviceSchemaDialect.problems(in: content).map {
             Diagnostic(SuiteReader.node(at: $0.path, in: source).location, $0.message)
         }
-        guard !problems.isEmpty, !deviceRefusals.contains(where: { $0.schema == source.location }) else { return }
+        guard !problems.isEmpty else { return }
         deviceRefusals.append(DeviceRefusal(schema: source.location, what: what, problems: problems))
     }
 
