@@ -27,7 +27,7 @@ struct AttemptExecutor {
         self.provider = provider
         self.environment = environment
         self.configuration = AttemptExecutor.configuration(for: item)
-        self.retry = (FailureDisposition.retryPolicy(retry, expected: item.expectations.contains { $0.expectsError }), clock)
+        self.retry = (FailureDisposition.retryPolicy(retry, expectations: item.expectations), clock)
     }
 
     /// What the session produced, before evaluation (also what determinism reruns compare).
@@ -119,9 +119,9 @@ struct AttemptExecutor {
     /// Evaluates `outcome` as attempt `index`; an evaluator that could not give a verdict makes the
     /// attempt an `error` (an `EvaluatorError`), like an engine or tool failure, never a model failure.
     func result(of outcome: Outcome, index: Int) -> AttemptResult {
-        let expectsError = item.expectations.contains { $0.expectsError }
         var error = outcome.error
-        error?.expected = expectsError
+        let covered = error.map { FailureDisposition.isCovered($0, by: item.expectations) } ?? false
+        error?.expected = covered
         let snapshots = item.settings.stream ? outcome.stats.snapshotCount : 0
         var attempt = AttemptResult(
             index: index, status: .passed, text: outcome.text, output: outcome.content, transcript: outcome.transcript,
@@ -132,7 +132,7 @@ struct AttemptExecutor {
         if !outcome.stats.grammarLimits.isEmpty { attempt.grammarLimits = outcome.stats.grammarLimits }
         attempt.tokenCounts = outcome.tokenCounts
         attempt.timings = outcome.stats.timings
-        if let error, FailureDisposition.of(error, expected: expectsError) == .error {
+        if let error, FailureDisposition.of(error, covered: covered) == .error {
             attempt.status = .error
             attempt.metrics = [.failing("error", rationale: "unexpected \(error.domain).\(error.caseName): \(error.message)")]
             return attempt
@@ -147,13 +147,13 @@ struct AttemptExecutor {
         attempt.metrics = item.expectations.evaluate(subject, in: environment)
         if let broken = attempt.metrics.firstEvaluatorError {
             let failure = AttemptError(EvaluatorFailure("\(broken.name): \(broken.rationale ?? "the evaluator gave no verdict")"))
-            if FailureDisposition.of(failure, expected: false) == .error {
+            if FailureDisposition.of(failure, covered: false) == .error {
                 attempt.status = .error
                 attempt.error = failure
                 return attempt
             }
         }
-        if let error, !expectsError {
+        if let error, !covered {
             attempt.metrics.insert(.failing("response", rationale: "\(error.domain).\(error.caseName): \(error.message)"), at: 0)
         }
         attempt.status = attempt.metrics.allGatesPass ? .passed : .failed

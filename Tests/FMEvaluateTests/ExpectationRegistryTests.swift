@@ -35,8 +35,9 @@ import Testing
     }
 
     @Test func kindPropertiesComeFromTheKind() throws {
-        #expect(Expectation.error(ErrorExpectation()).expectsError)
-        #expect(!Expectation.not(.error(ErrorExpectation())).expectsError)
+        #expect(Expectation.error(ErrorExpectation()).covers(errorNamed: "refusal", class: .modelBehavior))
+        #expect(!Expectation.not(.error(ErrorExpectation())).covers(errorNamed: "refusal", class: .modelBehavior))
+        #expect(Expectation.error(ErrorExpectation(caseName: "rateLimited")).namesRetryableError)
         #expect(Expectation.not(.constraints(ConstraintExpectation())).needsRequestedSchema)
         #expect(!Expectation.constraints(ConstraintExpectation(schema: try GenerationSchema(content: GeneratedContent(json: #"{"type": "string"}"#)))).needsRequestedSchema)
         #expect(Expectation.not(.judge(JudgeConfig(engine: "j", criteria: "c"))).judgeEngines == ["j"])

@@ -30,15 +30,26 @@ func retryingRunner(_ policy: RetryPolicy, clock: InstantClock) throws -> Runner
     let retryable = AttemptError(domain: "LanguageModelError", caseName: "rateLimited", message: "", failureClass: .retryableInfrastructure)
     let infrastructure = AttemptError(domain: "ReplayMiss", caseName: "cassetteMiss", message: "", failureClass: .infrastructure)
     let legacy = AttemptError(domain: "EngineError", caseName: "engineError", message: "")
-    #expect(FailureDisposition.of(model, expected: false) == .scoreOnMerits)
-    #expect(FailureDisposition.of(retryable, expected: false) == .error)
-    #expect(FailureDisposition.of(infrastructure, expected: false) == .error)
-    #expect(FailureDisposition.of(legacy, expected: false) == .error, "an error recorded without a class is infrastructure")
+    #expect(FailureDisposition.of(model, covered: false) == .scoreOnMerits)
+    #expect(FailureDisposition.of(retryable, covered: false) == .error)
+    #expect(FailureDisposition.of(infrastructure, covered: false) == .error)
+    #expect(FailureDisposition.of(legacy, covered: false) == .error, "an error recorded without a class is infrastructure")
     for error in [model, retryable, infrastructure, legacy] {
-        #expect(FailureDisposition.of(error, expected: true) == .scoreOnMerits, "an expected error is scored")
+        #expect(FailureDisposition.of(error, covered: true) == .scoreOnMerits, "a covered error is scored")
     }
-    #expect(FailureDisposition.retryPolicy(RetryPolicy(), expected: true) == .none)
-    #expect(FailureDisposition.retryPolicy(RetryPolicy(maxAttempts: 4), expected: false).maxAttempts == 4)
+    let anyError = [Expectation.error(ErrorExpectation())]
+    #expect(FailureDisposition.isCovered(model, by: anyError))
+    for fault in [retryable, infrastructure, legacy] {
+        #expect(!FailureDisposition.isCovered(fault, by: anyError), "an unnamed error is never met by \(fault.caseName)")
+    }
+    #expect(FailureDisposition.isCovered(retryable, by: [.error(ErrorExpectation(caseName: "rateLimited"))]))
+    #expect(FailureDisposition.isCovered(infrastructure, by: [.error(ErrorExpectation(caseName: "cassetteMiss"))]))
+    #expect(!FailureDisposition.isCovered(retryable, by: [.error(ErrorExpectation(caseName: "refusal"))]))
+    #expect(!FailureDisposition.isCovered(model, by: [.not(.error(ErrorExpectation()))]))
+    #expect(FailureDisposition.retryPolicy(RetryPolicy(), expectations: [.error(ErrorExpectation(caseName: "timeout"))]) == .none)
+    for kept in [anyError, [.error(ErrorExpectation(caseName: "refusal"))], []] {
+        #expect(FailureDisposition.retryPolicy(RetryPolicy(maxAttempts: 4), expectations: kept).maxAttempts == 4)
+    }
 }
 
 @Test func attemptsEndAsTheirErrorsClassSays() throws {
@@ -63,6 +74,8 @@ func retryingRunner(_ policy: RetryPolicy, clock: InstantClock) throws -> Runner
       - { id: refused, prompt: hi, script: [ { error: refusal } ], expect: { contains: x } }
       - { id: rate-limited, prompt: hi, script: [ { error: rateLimited, message: slow down } ], expect: { contains: x } }
       - { id: expects-rate-limit, prompt: hi, script: [ { error: rateLimited } ], expect: { error: rateLimited } }
+      - { id: any-error-meets-a-fault, prompt: hi, script: [ { error: unsupportedCapability } ], expect: { error: {} } }
+      - { id: any-error-meets-a-refusal, prompt: hi, script: [ { error: refusal } ], expect: { error: {} } }
       - { id: broken-evaluator, prompt: hi, script: [ { text: x } ], expect: { command: [fmeval-no-such-evaluator-xyz] } }
     """))
     let byID = Dictionary(uniqueKeysWithValues: results.map { ($0.caseID, $0.attempts[0]) })
@@ -72,6 +85,8 @@ func retryingRunner(_ policy: RetryPolicy, clock: InstantClock) throws -> Runner
         "refused": (.failed, "refusal", .modelBehavior),
         "rate-limited": (.error, "rateLimited", .retryableInfrastructure),
         "expects-rate-limit": (.passed, "rateLimited", .retryableInfrastructure),
+        "any-error-meets-a-fault": (.error, "unsupportedCapability", .infrastructure),
+        "any-error-meets-a-refusal": (.passed, "refusal", .modelBehavior),
         "broken-evaluator": (.error, "evaluatorFailed", .infrastructure),
     ]
     for (id, (status, caseName, failureClass)) in expected {

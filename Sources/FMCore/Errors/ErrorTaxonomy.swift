@@ -15,6 +15,11 @@ public enum ErrorTaxonomy {
         "toolCallFailed": ("toolCallError", "LanguageModelSession.ToolCallError"),
     ]
 
+    /// Whether the error named `name` is retryable infrastructure (`rateLimited`, `timeout`).
+    public static func isRetryable(_ name: String) -> Bool {
+        LanguageModelError(caseName: name, debugDescription: "")?.failureClass == .retryableInfrastructure
+    }
+
     /// The name `name` stands for: its Foundation Models name when it is a deprecated alias, else itself.
     public static func canonical(_ name: String) -> String { deprecatedAliases[name]?.name ?? name }
 

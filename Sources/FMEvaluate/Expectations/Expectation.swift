@@ -1,3 +1,5 @@
+import FMCore
+
 /// One check a case makes on each attempt; a case holds a list of them and an attempt passes when all hold.
 ///
 /// Codable as a one-key object naming the kind, `{"contains": {...}}`, the shape suites are written in.
@@ -25,8 +27,13 @@ public struct Expectation: Codable, Equatable, Sendable {
     /// Reasons this expectation cannot work as written, for suite validation to report with a location.
     public var problems: [String] { payload.problems }
 
-    /// Whether this expectation expects the attempt to end in an error (then an error is scored, not an infrastructure failure).
-    public var expectsError: Bool { payload.expectsError }
+    /// Whether this expectation scores an attempt that ends in the error `caseName` of class `failureClass`.
+    public func covers(errorNamed caseName: String, class failureClass: FailureClass) -> Bool {
+        payload.covers(errorNamed: caseName, class: failureClass)
+    }
+
+    /// Whether it names a retryable infrastructure error, so retries would hide what it expects.
+    public var namesRetryableError: Bool { payload.namesRetryableError }
 
     /// The judge-engine names this expectation needs, so the runner can set them up before running.
     public var judgeEngines: [String?] { payload.judgeEngines }

@@ -1,3 +1,5 @@
+import FMCore
+
 /// One kind of expectation, defined in one file: its keyword, payload (this type, decoded with located
 /// errors by the suite loader), shorthand, JSON Schema fragment, validation, evaluator and stable encoding
 /// (its `Codable` shape, which the case-definition hash reads). A kind takes effect once it is listed in
@@ -14,8 +16,11 @@ public protocol ExpectationKind: Codable, Equatable, Sendable {
     static func expand<Reader: ExpectationReader>(_ node: Reader.Node, keyword: String, reader: Reader) -> Reader.Node?
     /// Reasons this payload cannot work as written, for suite validation to report with a location.
     var problems: [String] { get }
-    /// Whether the attempt is expected to end in an error (then an error is scored, not an infrastructure failure).
-    var expectsError: Bool { get }
+    /// Whether an attempt that ends in the error `caseName` of class `failureClass` is scored by this payload
+    /// (an expected error) rather than failing as a response error or, for infrastructure, being an `error`.
+    func covers(errorNamed caseName: String, class failureClass: FailureClass) -> Bool
+    /// Whether it names a retryable infrastructure error, which a retry would hide (then the case is not retried).
+    var namesRetryableError: Bool { get }
     /// The judge-engine names this payload needs (nil: the run's engine), set up before the run starts.
     var judgeEngines: [String?] { get }
     /// Whether it checks the output against the schema the attempt requested, so the case must request one.
@@ -32,7 +37,9 @@ extension ExpectationKind {
     /// No problems.
     public var problems: [String] { [] }
     /// No error expected.
-    public var expectsError: Bool { false }
+    public func covers(errorNamed caseName: String, class failureClass: FailureClass) -> Bool { false }
+    /// No error named.
+    public var namesRetryableError: Bool { false }
     /// No judge engine.
     public var judgeEngines: [String?] { [] }
     /// No requested schema needed.

@@ -44,8 +44,16 @@ extension ErrorExpectation: ExpectationKind {
         return ErrorTaxonomy.problem(with: caseName, known: ErrorTaxonomy.expectableNames, what: "error name").map { [$0] } ?? []
     }
 
-    /// Always: the error is what this expectation scores.
-    public var expectsError: Bool { true }
+    /// The model's errors, and an infrastructure error only when named (a scripted rate limit): an unnamed
+    /// `error` is never met by a fault of the engine, tool or network.
+    public func covers(errorNamed caseName: String, class failureClass: FailureClass) -> Bool {
+        failureClass == .modelBehavior || self.caseName.map(ErrorTaxonomy.canonical) == caseName
+    }
+
+    /// Whether the named error is retryable infrastructure (`rateLimited`, `timeout`).
+    public var namesRetryableError: Bool {
+        caseName.map { ErrorTaxonomy.isRetryable(ErrorTaxonomy.canonical($0)) } ?? false
+    }
 
     /// An `ErrorEvaluator`.
     public func evaluator(in environment: EvaluationEnvironment) -> any Evaluator { ErrorEvaluator(self) }
