@@ -66,6 +66,9 @@ public final class Runner: Sendable {
     /// run, so fewer results may come back. Throws only when the journal cannot be written (infrastructure).
     public func run(_ cases: [ExpandedCase], journal: ResultsJournal? = nil, progress: Progress? = nil,
                     started: Started? = nil) throws -> [CaseResult] {
+        if let collision = CaseIDCollisions.diagnostics(of: cases).first {
+            throw RunnerError.invalidInput(collision.description)
+        }
         let schedule = options.caseOrder.schedule(cases)
         let state = Locked(RunState())
         let work: @Sendable () -> Void = {

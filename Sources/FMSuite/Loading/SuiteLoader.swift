@@ -38,6 +38,7 @@ public enum SuiteLoader {
             result.warnings += warnings
             if let suite, diagnostics.isEmpty { result.suites.append(suite) }
         }
+        result.diagnostics += CaseIDCollisions.diagnostics(of: result.expandedCases)
         return result
     }
 
