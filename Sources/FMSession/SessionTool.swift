@@ -91,10 +91,7 @@ struct ToolRunner {
 
     /// The output text for `call`, or a `ToolCallError` saying why there is none.
     func output(for call: ToolCall) throws -> String {
-        guard let tool = tools[call.name] else {
-            let known = tools.keys.sorted().joined(separator: ", ")
-            throw ToolCallError(tool: call.name, message: "no tool of that name is defined (tools: \(known.isEmpty ? "none" : known))")
-        }
+        guard let tool = tools[call.name] else { throw ToolCallError.undefined(call.name, known: Array(tools.keys)) }
         return try output(from: tool.output, for: call)
     }
 

@@ -136,7 +136,7 @@ import FMSession
         Issue.record("an unknown tool must fail the call")
     } catch let error as ToolCallError {
         #expect(error.tool == "noSuchTool" && error.domain == "LanguageModelSession.ToolCallError" && error.caseName == "toolCallError")
-        #expect(error.failureClass == .infrastructure)
+        #expect(error.failureClass == .modelBehavior, "the model called a tool the session never offered")
     }
 }
 

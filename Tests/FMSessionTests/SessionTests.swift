@@ -41,14 +41,16 @@ import FMSession
 @Test func unmatchedArgumentsAndUnknownToolsFailTheCall() throws {
     let rules = ToolOutputSource.byArguments([ArgumentRule(when: ["city": "Paris"], output: .text("x"))])
     let session = scriptedSession([.toolCalls([call(city: "Rome")])], configuration: SessionConfiguration(tools: [try cityTool(output: rules)]))
-    #expect(throws: ToolCallError.self) { try session.respond(to: "Rome?") }
+    let unmatched = #expect(throws: ToolCallError.self) { try session.respond(to: "Rome?") }
+    #expect(unmatched?.failureClass == .infrastructure, "a fixture without a rule for the arguments is the suite's fault")
     let unknown = scriptedSession([.toolCalls([call("lookUp", city: "Rome")])], configuration: SessionConfiguration(tools: [try cityTool()]))
     do {
         _ = try unknown.respond(to: "Rome?")
         Issue.record("expected a tool failure")
     } catch let error as ToolCallError {
-        #expect(error.description.contains("no tool of that name"))
+        #expect(error.description.contains("a tool the session does not offer"))
         #expect(error.description.contains("getCityInfo"))
+        #expect(error.failureClass == .modelBehavior, "calling a tool that was never offered is the model's failure")
     }
 }
 
