@@ -51,6 +51,31 @@ import Testing
         #expect(try OpenAIResponseDecoder.completion(json: json, request: EngineRequest(transcript: Transcript()), url: url).response.text == "ab")
     }
 
+    /// A content that is not text, or a usage count no server can mean, is the server's malformed response
+    /// (infrastructure, exit 3), not an empty answer the model is blamed for or a figure stored as fact.
+    @Test(arguments: [
+        (#"{"choices":[{"message":{"content":42},"finish_reason":"stop"}]}"#, "message.content is a JSON number"),
+        (#"{"choices":[{"message":{"content":{"text":"a"}},"finish_reason":"stop"}]}"#, "message.content is a JSON object"),
+        (#"{"choices":[{"message":{"content":[{"type":"text","text":7}]},"finish_reason":"stop"}]}"#, "content[0].text is a JSON number"),
+        (#"{"choices":[{"message":{"content":"a"}}],"usage":{"prompt_tokens":1,"completion_tokens":-3}}"#, "usage.completion_tokens is -3"),
+        (#"{"choices":[{"message":{"content":"a"}}],"usage":{"prompt_tokens":1e300}}"#, "usage.prompt_tokens is 1e"),
+        (#"{"choices":[{"message":{"content":"a"}}],"usage":{"prompt_tokens":2.5}}"#, "usage.prompt_tokens is 2.5"),
+        (#"{"choices":[{"message":{"content":"a"}}],"usage":{"prompt_tokens":"9"}}"#, "usage.prompt_tokens is \"9\""),
+    ])
+    func impossibleContentAndUsageAreMalformedResponses(json: String, detail: String) {
+        let request = EngineRequest(transcript: Transcript())
+        #expect { try OpenAIResponseDecoder.completion(json: json, request: request, url: url) } throws: { error in
+            guard let error = error as? OpenAIError, error.kind == .malformedResponse else { return false }
+            return "\(error)".contains(detail) && error.failureClass == .infrastructure
+        }
+    }
+
+    @Test func nullContentAndNullUsageFieldsAreEmptyNotMalformed() throws {
+        let json = #"{"choices":[{"message":{"content":null}}],"usage":{"prompt_tokens":null,"completion_tokens":0}}"#
+        let response = try OpenAIResponseDecoder.completion(json: json, request: EngineRequest(transcript: Transcript()), url: url).response
+        #expect(response.text == "" && response.usage == Usage())
+    }
+
     @Test(arguments: ["garbage{", #"{"object":"list"}"#, #"{"choices":[{"message":{"tool_calls":{"a":1}}}]}"#])
     func malformedBodiesAreMalformedResponse(json: String) {
         #expect { try OpenAIResponseDecoder.completion(json: json, request: EngineRequest(transcript: Transcript()), url: url) } throws: {

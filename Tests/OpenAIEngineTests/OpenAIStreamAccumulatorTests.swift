@@ -67,6 +67,15 @@ import Testing
         #expect { try accumulator.finish() } throws: { ($0 as? OpenAIError)?.kind == .streamCut }
     }
 
+    @Test func aNumberDeltaOrImpossibleUsageIsMalformed() throws {
+        for event in [#"{"choices":[{"delta":{"content":5}}]}"#, #"{"choices":[],"usage":{"completion_tokens":-1}}"#] {
+            var accumulator = OpenAIStreamAccumulator(request: EngineRequest(transcript: Transcript()), url: url)
+            #expect { try accumulator.consume(Data(Self.event(event).utf8)) { _ in } } throws: {
+                ($0 as? OpenAIError)?.kind == .malformedResponse
+            }
+        }
+    }
+
     @Test func garbageEventIsMalformedAndErrorEventIsTyped() throws {
         var accumulator = OpenAIStreamAccumulator(request: EngineRequest(transcript: Transcript()), url: url)
         #expect { try accumulator.consume(Data("data: {nope\n".utf8)) { _ in } } throws: { ($0 as? OpenAIError)?.kind == .malformedResponse }

@@ -33,8 +33,9 @@ public enum OpenAIResponseDecoder {
         }
         func redacted(_ text: String?) -> String? { text.map { OpenAIError.redact($0, apiKey: apiKey) } }
         let calls = try toolCalls(message["tool_calls"], url: url, body: json, apiKey: apiKey)
-        var decoded = response(text: redacted(contentText(message["content"])) ?? "", toolCalls: calls,
-                               finishReason: choice["finish_reason"]?.stringValue, usage: usage(body["usage"]), request: request)
+        let text = try contentText(message["content"], url: url, body: json)
+        var decoded = response(text: redacted(text) ?? "", toolCalls: calls, finishReason: choice["finish_reason"]?.stringValue,
+                               usage: try usage(body["usage"], url: url, body: json), request: request)
         decoded.timings = timings(body["timings"])
         return OpenAICompletion(response: decoded, serverModel: redacted(body["model"]?.stringValue),
                                 systemFingerprint: redacted(body["system_fingerprint"]?.stringValue))
@@ -61,11 +62,24 @@ public enum OpenAIResponseDecoder {
         return EngineResponse(text: text, content: content, finishReason: finish, usage: usage)
     }
 
-    /// `message.content` as text: a string, the text parts of an array, or "" for null.
-    static func contentText(_ content: GeneratedContent?) -> String {
-        if let text = content?.stringValue { return text }
-        guard let parts = content?.arrayValue else { return "" }
-        return parts.compactMap { $0["text"]?.stringValue }.joined()
+    /// `message.content` as text: a string, the text parts of an array, or "" for null. Anything else (a
+    /// number, an object, a part whose `text` is not a string) is a malformed response, not an empty answer.
+    static func contentText(_ content: GeneratedContent?, url: String, body: String) throws -> String {
+        guard let content, !content.isNull else { return "" }
+        if let text = content.stringValue { return text }
+        guard let parts = content.arrayValue else {
+            throw OpenAIError(kind: .malformedResponse, url: url,
+                              detail: "message.content is a JSON \(content.typeName); expected a string, an array of text parts or null",
+                              body: body)
+        }
+        return try parts.enumerated().map { index, part in
+            guard let text = part["text"] else { return "" }
+            guard let string = text.stringValue else {
+                throw OpenAIError(kind: .malformedResponse, url: url,
+                                  detail: "message.content[\(index)].text is a JSON \(text.typeName); expected a string", body: body)
+            }
+            return string
+        }.joined()
     }
 
     /// `tool_calls` entries: id (made up when missing), function name, and the arguments JSON string
@@ -94,13 +108,27 @@ public enum OpenAIResponseDecoder {
         return (try? GeneratedContent(json: text)) ?? GeneratedContent(text)
     }
 
-    /// `usage`: prompt and completion tokens, cached prompt tokens, reasoning tokens.
-    static func usage(_ value: GeneratedContent?) -> Usage {
-        guard let value else { return Usage() }
-        return Usage(inputTokens: value["prompt_tokens"]?.intValue ?? 0,
-                     cachedInputTokens: value["prompt_tokens_details"]?["cached_tokens"]?.intValue ?? 0,
-                     outputTokens: value["completion_tokens"]?.intValue ?? 0,
-                     reasoningTokens: value["completion_tokens_details"]?["reasoning_tokens"]?.intValue ?? 0)
+    /// The most tokens one usage figure may count; more (or a negative or fractional count) is a malformed response.
+    static let largestTokenCount = 1_000_000_000
+
+    /// `usage`: prompt and completion tokens, cached prompt tokens, reasoning tokens. A count that is not a
+    /// whole number from 0 to `largestTokenCount` is a malformed response: it would be stored as a fact.
+    static func usage(_ value: GeneratedContent?, url: String, body: String) throws -> Usage {
+        guard let value, !value.isNull else { return Usage() }
+        func count(_ path: String, _ field: GeneratedContent?) throws -> Int {
+            guard let field, !field.isNull else { return 0 }
+            guard let number = field.intValue, (0...largestTokenCount).contains(number) else {
+                throw OpenAIError(kind: .malformedResponse, url: url,
+                                  detail: "usage.\(path) is \(field.jsonString); expected a token count from 0 to \(largestTokenCount)",
+                                  body: body)
+            }
+            return number
+        }
+        return Usage(inputTokens: try count("prompt_tokens", value["prompt_tokens"]),
+                     cachedInputTokens: try count("prompt_tokens_details.cached_tokens", value["prompt_tokens_details"]?["cached_tokens"]),
+                     outputTokens: try count("completion_tokens", value["completion_tokens"]),
+                     reasoningTokens: try count("completion_tokens_details.reasoning_tokens",
+                                                value["completion_tokens_details"]?["reasoning_tokens"]))
     }
 
     /// The model-behaviour error an error body describes: a prompt over the context window

@@ -108,14 +108,20 @@ public struct OpenAIStreamAccumulator {
         }
         if let model = chunk["model"]?.stringValue { serverModel = model }
         if let fingerprint = chunk["system_fingerprint"]?.stringValue { systemFingerprint = fingerprint }
-        if let value = chunk["usage"], !value.isNull { usage = OpenAIResponseDecoder.usage(value) }
+        if let value = chunk["usage"], !value.isNull { usage = try OpenAIResponseDecoder.usage(value, url: url, body: payload) }
         if let value = OpenAIResponseDecoder.timings(chunk["timings"]) { timings = value }
         guard let choice = chunk["choices"]?.arrayValue?.first else { return }
         let reason = choice["finish_reason"]?.stringValue
         if let reason { finishReason = reason }
-        if let content = choice["delta"]?["content"]?.stringValue, !content.isEmpty {
-            markFirstToken()
-            release(redactor.feed(content), onEvent: onEvent)
+        if let field = choice["delta"]?["content"], !field.isNull {
+            guard let content = field.stringValue else {
+                throw OpenAIError(kind: .malformedResponse, url: url,
+                                  detail: "delta.content is a JSON \(field.typeName); expected a string or null", body: payload)
+            }
+            if !content.isEmpty {
+                markFirstToken()
+                release(redactor.feed(content), onEvent: onEvent)
+            }
         }
         if reason != nil { release(redactor.flush(), onEvent: onEvent) }
         guard let delta = choice["delta"] else { return }
