@@ -149,7 +149,7 @@ public enum RunPipeline {
         try checkLimits(cases, repeatOverride: request.options.repeatOverride)
         if request.keepGoing { plan.warnings += RecordedCases.problems(of: cases).map { "\($0.description) (--keep-going: listed as an error)" } }
         if let note = RecordedCases.flagNote(cases, request: request) { plan.notes.append(note) }
-        if let note = ScriptedStandIns.flagNote(cases, request: request) { plan.notes.append(note) }
+        plan.notes += ScriptedStandIns.flagNotes(cases, request: request)
         if let rerun = request.rerun, rerun.kind == .retryErrors {
             let retried = Set(cases.map(\.id))
             plan.carried = rerun.results.cases.filter { !retried.contains($0.id) }

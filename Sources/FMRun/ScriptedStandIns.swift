@@ -1,22 +1,38 @@
+import FMEngines
 import FMEvaluate
 import FMSuite
 
-/// Cases that play a behaviour only Apple's model shows (a suite marked `reproducedWith: scripted`,
-/// whose case runs on the `scripted` engine): the engine flags leave them on their script, since
-/// another engine would show its own model's behaviour, not the reported one.
+/// Cases written for an engine that keeps its cases (`EngineDescriptor.keepsItsCases`: the `scripted`
+/// engine, whose cases carry a `script:`): the engine flags leave them on it, since another engine would
+/// ignore the script, and the run says so once per suite. Among them, the stand-ins for Apple's model (a
+/// suite marked `reproducedWith: scripted`) would show another model's behaviour, not the reported one.
 public enum ScriptedStandIns {
-    /// True when `item` plays Apple's model through its script.
+    /// True when `item` stays on the engine its suite names whatever the engine flags say.
     public static func contains(_ item: ExpandedCase) -> Bool {
-        item.origin?.reproducedWith == .scripted && item.engineSpec.name == "scripted"
+        EngineRegistry.descriptor(named: item.engineSpec.name)?.keepsItsCases ?? false
     }
 
-    /// The note that the engine flags leave such cases on their script; nil when no flag meets one.
-    static func flagNote(_ cases: [ExpandedCase], request: RunRequest) -> String? {
+    /// One note per suite whose cases the engine flags leave on their engine; none when no flag meets one.
+    static func flagNotes(_ cases: [ExpandedCase], request: RunRequest) -> [String] {
         let flags = request.engineFlagNames
-        let standIns = cases.filter(contains)
-        guard !flags.isEmpty, !standIns.isEmpty else { return nil }
-        let suites = Array(Set(standIns.map(\.suite))).sorted()
-        return "note: \(flags.joined(separator: ", ")) \(flags.count == 1 ? "does" : "do") not apply to the \(standIns.count) case\(standIns.count == 1 ? "" : "s") "
-            + "that play Apple's model through a script (\(suites.joined(separator: ", "))): another engine would show its own model's behaviour"
+        guard !flags.isEmpty else { return [] }
+        var bySuite: [String: [ExpandedCase]] = [:]
+        var order: [String] = []
+        for item in cases where contains(item) {
+            if bySuite[item.suite] == nil { order.append(item.suite) }
+            bySuite[item.suite, default: []].append(item)
+        }
+        let applies = flags.count == 1 ? "does" : "do"
+        return order.map { suite in
+            let kept = bySuite[suite] ?? []
+            let first = kept[0]
+            let written = (first.engineSpec.location ?? first.location).description
+            let why = first.origin?.reproducedWith == .scripted
+                ? "they play Apple's model through a script, and another engine would show its own model's behaviour"
+                : "another engine would ignore their script"
+            return "note: \(flags.joined(separator: ", ")) \(applies) not apply to the \(kept.count) case"
+                + "\(kept.count == 1 ? "" : "s") of suite '\(suite)', which keep engine '\(first.engineSpec.name)' "
+                + "(\(written)): \(why)"
+        }
     }
 }
