@@ -82,18 +82,18 @@ public struct EngineDescriptor: Sendable {
     public var build: Build
     /// The check of option values beyond their types, if the engine has one.
     public var check: Check?
-    /// Whether a case written for this engine carries data only it reads (the scripted engine's `script:`),
-    /// so the engine flags (`--engine`, `--model`, `--cassette`) leave the case on it and the run says so.
-    public var keepsItsCases: Bool
+    /// Whether a case written for this engine carries data only it reads (the scripted engine's `script:`):
+    /// when the engine flags put such a case on another engine, that data goes unused and the run says so.
+    public var ownsCaseData: Bool
 
     /// Creates a descriptor.
     public init(name: String, summary: String, options: [EngineOptionSpec], check: Check? = nil,
-                keepsItsCases: Bool = false, build: @escaping Build) {
+                ownsCaseData: Bool = false, build: @escaping Build) {
         self.name = name
         self.summary = summary
         self.options = options
         self.check = check
-        self.keepsItsCases = keepsItsCases
+        self.ownsCaseData = ownsCaseData
         self.build = build
     }
 

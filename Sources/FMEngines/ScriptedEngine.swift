@@ -156,11 +156,11 @@ extension ScriptError: ClassifiedError {
 }
 
 extension ScriptedEngine {
-    /// The registry entry: no options; each attempt gets a fresh engine playing the case's `script:`. A case
-    /// written for it keeps it under the engine flags: another engine would ignore the script.
+    /// The registry entry: no options; each attempt gets a fresh engine playing the case's `script:`, which
+    /// another engine ignores (the run says so when the engine flags replace it).
     static let descriptor = EngineDescriptor(
         name: "scripted", summary: "plays each case's `script:` back (tests of suites and of fmeval itself)",
-        options: [], keepsItsCases: true) { _ in ScriptedEngineProvider() }
+        options: [], ownsCaseData: true) { _ in ScriptedEngineProvider() }
 }
 
 /// Scripted engines, one per attempt, each playing the case's script.

@@ -20,7 +20,7 @@ public struct ResolvedEngine: Sendable {
 /// `--model` and `--cassette` set the options of those names only on engines that declare them. Options
 /// left out that have a default get it, so cases group by the engine they really run on. A case scored
 /// from a recorded transcript resolves to `recorded` whatever the flags say: no engine runs for it; one
-/// written for an engine that keeps its cases (the scripted engine, `ScriptedStandIns`) keeps that engine.
+/// that plays Apple's model through a script (`ScriptedStandIns`) keeps its suite's engine.
 public enum EngineResolution {
     /// The resolved engine of `item` under `request` (nil request: the suite's engine as written).
     public static func resolve(_ item: ExpandedCase, request: RunRequest?) -> ResolvedEngine {
