@@ -49,7 +49,8 @@ public enum EngineResolution {
         return resolved
     }
 
-    /// Every problem of the engines `cases` resolve to under `request`, once each, as lines naming where:
+    /// Every problem of the engines `cases` resolve to under `request`, and every judge engine name that is
+    /// no engine (with did-you-mean, at the case), once each, as lines naming where:
     /// `file:line:col: error: message` for the suite's, `--flag: message` for the command line's.
     public static func problems(for cases: [ExpandedCase], request: RunRequest?) -> [String] {
         var seen: Set<String> = []
@@ -60,6 +61,13 @@ public enum EngineResolution {
                 let origin = problem.option.flatMap { resolved.optionOrigins[$0] } ?? resolved.nameOrigin
                 let line = origin.hasPrefix("-") ? "\(origin): \(problem.message)" : "\(origin): error: \(problem.message)"
                 if seen.insert(line).inserted { lines.append(line) }
+            }
+            for name in Set(item.expectations.flatMap(\.judgeEngines).compactMap { $0 }).sorted()
+            where EngineRegistry.descriptor(named: name) == nil {
+                for problem in EngineRegistry.problems(EngineConfiguration(name: name, options: [:])) {
+                    let line = "\(item.location): error: judge engine: \(problem.message)"
+                    if seen.insert(line).inserted { lines.append(line) }
+                }
             }
         }
         return lines

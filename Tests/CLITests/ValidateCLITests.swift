@@ -68,3 +68,17 @@ import Testing
     #expect(warned.stderr.contains("warm.yaml:2:25: warning: temperature 0.7 has no effect under greedy sampling"), "\(warned.stderr)")
     #expect(warned.stdout.contains("1 suite, 1 case, 0 errors"))
 }
+
+/// A misspelled judge engine is refused before the run (exit 2, with did-you-mean), not at run time (exit 3).
+@Test func aMisspelledJudgeEngineIsRefusedAtLoad() throws {
+    let folder = try temporaryFolder()
+    let path = folder.appendingPathComponent("judged.yaml").path
+    try "suite: judged\nengine: scripted\ncases:\n  - id: a\n    prompt: hi\n    script: [ { text: ok } ]\n    expect: { judge: { engine: embeded, criteria: polite } }\n"
+        .write(toFile: path, atomically: true, encoding: .utf8)
+    for command in [["validate", path], ["run", path, "--no-history", "-o", folder.path]] {
+        let result = try runFMEval(command)
+        #expect(result.status == 2, "\(command[0]): \(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("judged.yaml:4:5: error: judge engine: unknown engine 'embeded'; did you mean 'embedded'?"),
+                "\(command[0]): \(result.stderr)")
+    }
+}
