@@ -70,7 +70,7 @@ public enum CaseSummaryText {
         if result.gateHolds, result.diverged, !result.failsRun { return "nondeterministic: " + (result.determinism?.detail ?? "a greedy rerun diverged") }
         switch result.status {
         case .error: return errors(result).first ?? "error"
-        case .failed where result.gateHolds: return result.reason
+        case .failed where result.gateHolds || result.knownIssue != nil: return result.reason
         default:
             let first = failingMetrics(result).first
             let attempts = result.attempts.count

@@ -4,14 +4,14 @@ import FMResults
 
 /// Known issues in the HTML report: the reason and a link to where the issue is tracked.
 enum HTMLKnownIssue {
-    /// `known issue: REASON (link)` for a case that declares a known issue; nothing for other cases.
+    /// `known issue: REASON (link) [matching …]` for a case that declares a known issue; nothing for others.
     ///
     /// Still reproducing, it explains the `knownIssue` status; no longer reproducing, it says why the
-    /// case failed although its gate holds.
+    /// case failed although its gate holds; failing in a way the issue does not cover, it says so.
     static func write(_ result: CaseResult, into page: inout HTMLBuffer) {
         guard let issue = result.knownIssue else { return }
         page.open("span", cls: "known-reason")
-        page.text(result.status == .knownIssue ? "known issue: " : "known issue no longer reproduces: ")
+        page.text(prefix(result, issue))
         page.text(issue.reason)
         if let url = issue.url {
             page.raw(" (")
@@ -24,7 +24,15 @@ enum HTMLKnownIssue {
             }
             page.raw(")")
         }
+        page.text(" [\(issue.coverage)]")
         page.close("span")
+    }
+
+    /// What the known issue did to the case's status, as the start of its line.
+    private static func prefix(_ result: CaseResult, _ issue: KnownIssue) -> String {
+        if result.status == .knownIssue { return "known issue: " }
+        if !result.gateHolds { return "not covered by the known issue: " }
+        return issue.intermittent ? "intermittent known issue, did not reproduce: " : "known issue no longer reproduces: "
     }
 
     /// `url` when it is an http(s) link safe to put in `href` (results files may come from anywhere).
@@ -67,6 +75,7 @@ extension HTMLKnownIssue {
                 page.raw(" ")
                 writeLink(url, label: url, into: &page)
             }
+            page.text(" [\(issue.coverage)]")
         }
         page.raw("</td><td>")
         if let origin = result.origin {

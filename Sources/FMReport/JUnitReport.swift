@@ -91,7 +91,7 @@ public enum JUnitReport {
             if !failing.isEmpty { text = "failing metrics:\n" + failing.map { "  " + $0 }.joined(separator: "\n") + "\n" + text }
             writer.open("testcase", attributes)
             let type = result.status == .failed && result.gateHolds ? "knownIssueNoLongerReproduces"
-                : (result.gateHolds ? "nondeterministic" : result.status.rawValue)
+                : (result.gateHolds ? "nondeterministic" : (result.knownIssue != nil ? "knownIssueDoesNotCover" : result.status.rawValue))
             writer.element("failure", [("message", CaseSummaryText.headline(result)), ("type", type)],
                            text: text)
             writer.close()
@@ -102,7 +102,7 @@ public enum JUnitReport {
     private static func writeKnownIssue(_ result: CaseResult, attributes: [(String, String)], changeNote: String,
                                         into writer: inout XMLWriter) {
         writer.open("testcase", attributes)
-        let message = "known issue: " + (result.knownIssue?.description ?? result.reason)
+        let message = "known issue: " + (result.knownIssue.map { "\($0.description) [\($0.coverage)]" } ?? result.reason)
         writer.element("skipped", [("message", message)], text: changeNote + CaseSummaryText.details(result))
         writer.close()
     }

@@ -57,7 +57,8 @@ public struct CaseResult: Codable, Sendable {
                 knownIssue: KnownIssue? = nil, attempts: [AttemptResult], determinism: DeterminismResult? = nil,
                 expectedLabel: String? = nil, durationMs: Double, definition: String? = nil,
                 measuresReproduction: Bool = false, origin: SuiteOrigin? = nil) {
-        let verdict = CaseVerdict(outcomes: attempts.map(\.status), gate: gate, knownIssue: knownIssue)
+        let verdict = CaseVerdict(outcomes: attempts.map(\.status), gate: gate, knownIssue: knownIssue,
+                                  uncovered: knownIssue.flatMap { CaseResult.uncoveredFailure(of: attempts, by: $0) })
         self.id = id
         self.suite = suite
         self.caseID = caseID
@@ -80,6 +81,20 @@ public struct CaseResult: Codable, Sendable {
         self.definition = definition
         self.reproduction = measuresReproduction ? Reproduction(outcomes: attempts.map(\.status)) : nil
         self.origin = origin
+    }
+
+    /// The first failing attempt's failure that `issue` does not cover, as `METRIC (attempt N: rationale)`;
+    /// nil when it covers every failing attempt.
+    static func uncoveredFailure(of attempts: [AttemptResult], by issue: KnownIssue) -> String? {
+        for attempt in attempts where attempt.status == .failed {
+            let failing = attempt.metrics.failingMetrics
+            guard let name = issue.uncoveredFailure(errorName: attempt.error?.caseName, failingMetrics: failing.map(\.name)) else {
+                continue
+            }
+            let rationale = failing.first { $0.name == name }?.rationale.map { ": " + $0 } ?? ""
+            return "\(name) (attempt \(attempt.index + 1)\(rationale))"
+        }
+        return nil
     }
 
     /// Whether the case fails its gate for the run: an error, a gate that does not hold (unless a known

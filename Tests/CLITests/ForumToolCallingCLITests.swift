@@ -54,7 +54,7 @@ private let expectedStatuses = [
         }
     }
     #expect(run.stdout.contains("known issue: the call is streamed to the app as text deltas"))
-    #expect(run.stdout.contains("(https://developer.apple.com/forums/thread/812501) — reproduced 4/4 (95% CI 51%–100%)"))
+    #expect(run.stdout.contains("(https://developer.apple.com/forums/thread/812501) [matching toolCalls, parsingError] — reproduced 4/4 (95% CI 51%–100%)"))
 }
 
 @Test func everyForumToolCallingSuiteNamesItsSourceAndWhatReproducesIt() throws {

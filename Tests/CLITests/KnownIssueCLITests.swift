@@ -39,7 +39,7 @@ private func knownIssueSuite(answer: String, issue: String = "{ reason: upstream
     #expect(run.stdout.contains("2 cases, 1 passed, 0 failed, 1 known issue, 2 attempts"))
     #expect(run.stdout.contains("All gates hold."))
     let xml = try String(contentsOfFile: junit, encoding: .utf8)
-    #expect(xml.contains(#"<skipped message="known issue: upstream bug (https://example.com/issues/1)">"#))
+    #expect(xml.contains(#"<skipped message="known issue: upstream bug (https://example.com/issues/1) [matching any failure]">"#))
 }
 
 @Test func aKnownIssueThatNoLongerReproducesFailsTheRun() throws {
@@ -101,4 +101,26 @@ private func knownIssueSuite(answer: String, issue: String = "{ reason: upstream
     let (run, results) = try runSuite([suite.path], in: folder)
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     #expect(try #require(results).statuses == ["paris": "passed", "beijing": "passed"])
+}
+
+/// A known issue that matches one failure does not hide another: the case fails (exit 1) and every report
+/// says what the issue does not cover. Before `matching`, any failure was hidden and the run exited 0.
+@Test func aKnownIssueDoesNotHideAFailureItDoesNotMatch() throws {
+    let folder = try temporaryFolder()
+    let suite = folder.appendingPathComponent("known.yaml")
+    try knownIssueSuite(answer: "wrong", issue: "{ reason: upstream bug, matching: [equals] }")
+        .write(to: suite, atomically: true, encoding: .utf8)
+    let junit = folder.appendingPathComponent("junit.xml").path
+    let (run, results) = try runSuite([suite.path, "--junit", junit], in: folder)
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    #expect(try #require(results).statuses == ["fine": "passed", "marked": "failed"])
+    #expect(run.stdout.contains("known issue upstream bug [matching equals] does not cover: contains (attempt 1: "), "\(run.stdout)")
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.contains(#"type="knownIssueDoesNotCover""#), "\(xml)")
+
+    try knownIssueSuite(answer: "wrong", issue: "{ reason: upstream bug, matching: [contains] }")
+        .write(to: suite, atomically: true, encoding: .utf8)
+    let (covered, _) = try runSuite([suite.path], in: folder)
+    #expect(covered.status == 0, "\(covered.stdout)\(covered.stderr)")
+    #expect(covered.stdout.contains("  KNOWN known/marked — upstream bug [matching contains]"), "\(covered.stdout)")
 }

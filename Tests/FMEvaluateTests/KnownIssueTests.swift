@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FMEvaluate
 
@@ -8,14 +9,16 @@ import Testing
         let verdict = CaseVerdict(outcomes: [.failed], knownIssue: issue)
         #expect(verdict.status == .knownIssue)
         #expect(!verdict.gateHolds)
-        #expect(verdict.reason == "known issue: guide shown but not enforced (https://developer.apple.com/forums/thread/812501); 0/1 attempts passed; every attempt must pass")
+        #expect(verdict.reason == "known issue: guide shown but not enforced (https://developer.apple.com/forums/thread/812501) "
+                + "[matching any failure]; 0/1 attempts passed; every attempt must pass")
     }
 
     @Test func aPassingGateMeansTheKnownIssueNoLongerReproduces() {
         let verdict = CaseVerdict(outcomes: [.passed, .passed], knownIssue: issue)
         #expect(verdict.status == .failed)
         #expect(verdict.gateHolds)
-        #expect(verdict.reason.hasPrefix("known issue no longer reproduces: guide shown but not enforced (https://developer.apple.com/forums/thread/812501); 2/2 attempts passed"))
+        #expect(verdict.reason.hasPrefix("known issue no longer reproduces: guide shown but not enforced "
+                                         + "(https://developer.apple.com/forums/thread/812501) [matching any failure]; 2/2 attempts passed"))
     }
 
     @Test func theGateDecidesWhetherTheIssueStillReproduces() {
@@ -23,7 +26,42 @@ import Testing
         #expect(CaseVerdict(outcomes: outcomes, gate: CaseGate(minPasses: 2), knownIssue: issue).status == .failed)
         #expect(CaseVerdict(outcomes: outcomes, gate: CaseGate(minPasses: 3), knownIssue: issue).status == .knownIssue)
         #expect(CaseVerdict(outcomes: outcomes, knownIssue: KnownIssue(reason: "flaky upstream")).reason
-                == "known issue: flaky upstream; 2/3 attempts passed; every attempt must pass")
+                == "known issue: flaky upstream [matching any failure]; 2/3 attempts passed; every attempt must pass")
+    }
+
+    /// Swift Testing's `withKnownIssue(matching:)`: a failure the issue does not name fails the case.
+    @Test func aFailureTheIssueDoesNotMatchFailsTheCase() {
+        let equals = KnownIssue(reason: "wrong label", matching: ["equals"])
+        let verdict = CaseVerdict(outcomes: [.failed], knownIssue: equals, uncovered: "contains (attempt 1: no 'x')")
+        #expect(verdict.status == .failed && !verdict.gateHolds)
+        #expect(verdict.reason == "known issue wrong label [matching equals] does not cover: contains (attempt 1: no 'x'); "
+                + "0/1 attempts passed; every attempt must pass")
+        #expect(CaseVerdict(outcomes: [.failed], knownIssue: equals).status == .knownIssue)
+    }
+
+    @Test func anAttemptIsCoveredByItsErrorOrByEveryFailingMetric() {
+        let issue = KnownIssue(reason: "r", matching: ["equals", "toolCalls", "refusal"])
+        #expect(issue.uncoveredFailure(errorName: nil, failingMetrics: ["equals"]) == nil)
+        #expect(issue.uncoveredFailure(errorName: nil, failingMetrics: ["toolCalls.percentagePass"]) == nil, "a metric by its kind")
+        #expect(issue.uncoveredFailure(errorName: nil, failingMetrics: ["equals", "contains"]) == "contains")
+        #expect(issue.uncoveredFailure(errorName: "refusal", failingMetrics: ["response", "contains"]) == nil, "the error is the cause")
+        #expect(issue.uncoveredFailure(errorName: "guardrailViolation", failingMetrics: ["response"]) == "response")
+        #expect(KnownIssue(reason: "r").uncoveredFailure(errorName: "x", failingMetrics: ["anything"]) == nil, "no matching: any failure")
+    }
+
+    @Test func anIntermittentIssueThatPassesIsNotNoLongerReproduces() {
+        let issue = KnownIssue(reason: "sometimes", matching: ["equals"], intermittent: true)
+        let passed = CaseVerdict(outcomes: [.passed], knownIssue: issue)
+        #expect(passed.status == .passed)
+        #expect(passed.reason.hasPrefix("known issue sometimes [matching equals, intermittent] did not reproduce this run"))
+        #expect(CaseVerdict(outcomes: [.failed], knownIssue: issue).status == .knownIssue)
+    }
+
+    @Test func matchingAndIntermittentEncodeOnlyWhenSet() throws {
+        let plain = try JSONEncoder().encode(KnownIssue(reason: "r"))
+        #expect(String(decoding: plain, as: UTF8.self) == #"{"reason":"r"}"#, "results written before matching keep their shape")
+        let full = KnownIssue(reason: "r", matching: ["equals"], intermittent: true)
+        #expect(try JSONDecoder().decode(KnownIssue.self, from: JSONEncoder().encode(full)) == full)
     }
 
     @Test func errorsStayErrorsUnderAKnownIssue() {

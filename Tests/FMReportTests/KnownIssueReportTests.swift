@@ -44,8 +44,8 @@ private func fixedRun() -> RunResult {
     let text = TerminalText.summary(knownRun())
     #expect(text == """
     2 known issues still reproduce (not failures):
-      KNOWN two/a@prompt-only — anyOf shown, not enforced <&> (https://developer.apple.com/forums/thread/812501)
-      KNOWN two/b@prompt-only — small model
+      KNOWN two/a@prompt-only — anyOf shown, not enforced <&> (https://developer.apple.com/forums/thread/812501) [matching any failure]
+      KNOWN two/b@prompt-only — small model [matching any failure]
     4 cases, 2 passed, 0 failed, 2 known issues, 4 attempts, 53.3% of input tokens cached, 5.0 s
     All gates hold.
     """)
@@ -57,7 +57,8 @@ private func fixedRun() -> RunResult {
 @Test func terminalNamesAKnownIssueThatNoLongerReproduces() {
     let text = TerminalText.summary(fixedRun())
     #expect(text.contains("1 case failed its gate:"))
-    #expect(text.contains("  FAIL  two/a@prompt-only — known issue no longer reproduces: anyOf shown, not enforced <&> (https://developer.apple.com/forums/thread/812501); 1/1 attempts passed"))
+    #expect(text.contains("  FAIL  two/a@prompt-only — known issue no longer reproduces: anyOf shown, not enforced <&> "
+                          + "(https://developer.apple.com/forums/thread/812501) [matching any failure]; 1/1 attempts passed"))
     #expect(TerminalText.caseLine(fixedRun().cases[0]).hasPrefix("FAIL  two/a@prompt-only  1/1  0.01 s  — known issue no longer reproduces: "))
 }
 
@@ -72,8 +73,8 @@ private func fixedRun() -> RunResult {
     #expect(result.status == 0, "\(result.output)")
     #expect(xml.contains(#"<testsuite name="two@prompt-only" package="fmeval.two@prompt-only" id="1""#))
     #expect(xml.contains(#"tests="2" failures="0" errors="0" skipped="2""#))
-    #expect(xml.contains(#"<skipped message="known issue: anyOf shown, not enforced &lt;&amp;&gt; (https://developer.apple.com/forums/thread/812501)">"#))
-    #expect(xml.contains(#"<skipped message="known issue: small model">"#))
+    #expect(xml.contains(#"<skipped message="known issue: anyOf shown, not enforced &lt;&amp;&gt; (https://developer.apple.com/forums/thread/812501) [matching any failure]">"#))
+    #expect(xml.contains(#"<skipped message="known issue: small model [matching any failure]">"#))
     #expect(xml.contains(#"<failure message="known issue no longer reproduces: anyOf shown"#))
     #expect(xml.contains(#"type="knownIssueNoLongerReproduces""#))
 }

@@ -17,6 +17,10 @@ import FMEvaluate
     ("suite: x\nvariants: [ { name: grammar } ]\ncases:\n  - id: a\n    prompt: hi\n    knownIssue: { reason: r, variants: [gramar] }\n", 6, 40, "names variant 'gramar', which the suite does not define; did you mean 'grammar'?"),
     ("suite: x\nvariants: [ { name: p }, { name: q } ]\ncases:\n  - id: a\n    prompt: hi\n    variants: [p]\n    knownIssue: { reason: r, variants: [q] }\n", 7, 40, "the case only runs under p"),
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    knownIssue: { reason: r, variants: [] }\n", 5, 40, "knownIssue variants is empty"),
+    ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    knownIssue: { reason: r, matching: [equals, refusl] }\n", 5, 49,
+     "knownIssue matching names 'refusl', which is no expectation kind, metric or error; did you mean 'refusal'?"),
+    ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    knownIssue: { reason: r, matching: [] }\n", 5, 40, "knownIssue matching is empty"),
+    ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    knownIssue: { reason: r, intermittent: 1 }\n", 5, 44, "knownIssue intermittent must be"),
 ] as [(String, Int, Int, String)])
 func knownIssueErrorsAreLocated(text: String, line: Int, column: Int, message: String) throws {
     try expectLocatedDiagnostic(text, message, line: line, column: column)
@@ -49,6 +53,27 @@ func knownIssueErrorsAreLocated(text: String, line: Int, column: Int, message: S
     #expect(issues["k/own@prompt-only"] == KnownIssue(reason: "the case's own", url: "http://example.com/case"))
     #expect(issues["k/scoped@grammar"] == KnownIssue(reason: "only under grammar"))
     #expect(issues["k/scoped@prompt-only"] == KnownIssue(reason: "prompt channel only"))
+}
+
+@Test func matchingAndIntermittentAreReadAndAnIssueWithoutMatchingIsWarnedAbout() throws {
+    let text = """
+    suite: k
+    cases:
+      - id: matched
+        prompt: hi
+        knownIssue: { reason: r, matching: [equals, toolCalls.percentagePass, toolCallFailed], intermittent: true }
+      - id: any
+        prompt: hi
+        knownIssue: r
+    """
+    let (suite, diagnostics, warnings) = SuiteLoader.read(text: text, file: "k.yaml")
+    #expect(diagnostics.isEmpty, "\(diagnostics)")
+    let issues = Dictionary(uniqueKeysWithValues: try #require(suite).expanded().map { ($0.caseID, $0.knownIssue) })
+    #expect(issues["matched"] == KnownIssue(reason: "r", matching: ["equals", "toolCalls.percentagePass", "toolCallError"],
+                                            intermittent: true), "a deprecated error name reads as its current one")
+    #expect(issues["any"] == KnownIssue(reason: "r"))
+    #expect(warnings.count == 1 && warnings[0].location.line == 8, "\(warnings)")
+    #expect(warnings.first?.message.contains("knownIssue has no 'matching', so it covers any failure") == true)
 }
 
 @Test func casesWithoutAKnownIssueHaveNone() throws {

@@ -91,10 +91,12 @@ public struct CaseVerdict: Codable, Equatable, Sendable {
     ///
     /// Any error attempt makes the status `error` (infrastructure problems must not hide in pass rates);
     /// otherwise the gate decides: not holding is `failed`, holding with some failures is `flaky`.
-    /// With a `knownIssue`, a gate that does not hold is `knownIssue`, and one that holds is `failed`
-    /// ("known issue no longer reproduces"), like Swift Testing's `withKnownIssue`; `gateHolds` still
-    /// says whether the gate itself held.
-    public init(outcomes: [AttemptOutcome], gate: CaseGate = CaseGate(), knownIssue: KnownIssue? = nil) {
+    /// With a `knownIssue`, a gate that does not hold is `knownIssue` when the issue covers every failing
+    /// attempt (`uncovered` is nil) and `failed` ("known issue … does not cover: …") when it does not; a gate
+    /// that holds is `failed` ("known issue no longer reproduces"), like Swift Testing's `withKnownIssue`,
+    /// unless the issue is intermittent. `gateHolds` still says whether the gate itself held.
+    public init(outcomes: [AttemptOutcome], gate: CaseGate = CaseGate(), knownIssue: KnownIssue? = nil,
+                uncovered: String? = nil) {
         attempts = outcomes.count
         passes = outcomes.filter { $0 == .passed }.count
         failures = outcomes.filter { $0 == .failed }.count
@@ -116,8 +118,18 @@ public struct CaseVerdict: Codable, Equatable, Sendable {
             status = !check.holds ? .failed : (failures > 0 ? .flaky : .passed)
             reason = check.reason
             if let knownIssue {
-                status = check.holds ? .failed : .knownIssue
-                reason = (check.holds ? "known issue no longer reproduces: " : "known issue: ") + knownIssue.description + "; " + check.reason
+                let issue = "\(knownIssue.description) [\(knownIssue.coverage)]"
+                if !check.holds, let uncovered {
+                    reason = "known issue \(issue) does not cover: \(uncovered); \(check.reason)"
+                } else if !check.holds {
+                    status = .knownIssue
+                    reason = "known issue: \(issue); \(check.reason)"
+                } else if knownIssue.intermittent {
+                    reason = "known issue \(issue) did not reproduce this run; \(check.reason)"
+                } else {
+                    status = .failed
+                    reason = "known issue no longer reproduces: \(issue); \(check.reason)"
+                }
             }
         }
     }

@@ -234,19 +234,21 @@ extension SuiteReader {
         return problems.isEmpty ? gate : nil
     }
 
-    /// `knownIssue:` on a suite or variant — `{reason: TEXT, url: URL?}`, or the reason alone as a string.
+    /// `knownIssue:` on a suite or variant — `{reason: TEXT, url: URL?, matching: [NAME…]?, intermittent: BOOL?}`,
+    /// or the reason alone as a string.
     func knownIssue(_ node: YAMLNode) -> KnownIssue? {
         scopedKnownIssue(node, allowVariants: false)?.issue
     }
 
     /// `knownIssue:` on a case: as on a suite, plus `variants: [NAME...]` limiting it to those variants
-    /// (nil: every variant the case runs under).
+    /// (nil: every variant the case runs under). Without `matching` it covers any failure: a warning says so.
     func scopedKnownIssue(_ node: YAMLNode, allowVariants: Bool = true) -> (issue: KnownIssue, variants: [String]?)? {
         if node.scalar != nil, !node.isNull {
             guard let reason = string(node, "knownIssue") else { return nil }
+            warnCoversAnyFailure(node)
             return nonEmptyReason(reason, at: node).map { (KnownIssue(reason: $0), nil) }
         }
-        let allowed = allowVariants ? ["reason", "url", "variants"] : ["reason", "url"]
+        let allowed = ["reason", "url", "matching", "intermittent"] + (allowVariants ? ["variants"] : [])
         guard let keys = mapping(node, "knownIssue", allowed: allowed) else { return nil }
         let variants = stringList(keys["variants"], "knownIssue variants")
         if let variantsNode = keys["variants"], variants?.isEmpty == true {
@@ -256,13 +258,44 @@ extension SuiteReader {
         if let urlNode = keys["url"], let text = string(urlNode, "knownIssue url") {
             if let problem = KnownIssue.urlProblem(text) { report(urlNode, problem) } else { url = text }
         }
+        let matching = keys["matching"].flatMap(knownIssueMatching)
+        if keys["matching"] == nil { warnCoversAnyFailure(node) }
+        let intermittent = keys["intermittent"].flatMap { bool($0, "knownIssue intermittent") } ?? false
         guard let reasonNode = keys["reason"] else {
             report(node, "knownIssue needs a 'reason' (why the case is expected to fail), e.g. { reason: grammar not enforced, url: https://… }")
             return nil
         }
         guard let reason = string(reasonNode, "knownIssue reason"), let text = nonEmptyReason(reason, at: reasonNode),
-              keys["url"] == nil || url != nil else { return nil }
-        return (KnownIssue(reason: text, url: url), variants)
+              keys["url"] == nil || url != nil, keys["matching"] == nil || matching != nil else { return nil }
+        return (KnownIssue(reason: text, url: url, matching: matching, intermittent: intermittent), variants)
+    }
+
+    /// The names a known issue's `matching` lists: expectation kinds, metric names (`KIND.detail`), `response`
+    /// (a model error with no `error` expectation) and error names; an unknown one is reported with did-you-mean.
+    private func knownIssueMatching(_ node: YAMLNode) -> [String]? {
+        guard let names = stringList(node, "knownIssue matching") else { return nil }
+        guard !names.isEmpty else {
+            report(node, "knownIssue matching is empty; name the expectation kinds, metrics or errors the issue covers")
+            return nil
+        }
+        let known = Expectation.kinds + ["response"] + ErrorTaxonomy.expectableNames
+        var valid = true
+        for (index, name) in names.enumerated() {
+            let kind = String(name.prefix { $0 != "." })
+            guard !known.contains(kind), !known.contains(ErrorTaxonomy.canonical(name)) else { continue }
+            valid = false
+            let at = node.sequence?[index] ?? node
+            let hint = Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'? " } ?? ""
+            report(at, "knownIssue matching names '\(name)', which is no expectation kind, metric or error; \(hint)"
+                + "use an expectation kind (\(Expectation.kinds.prefix(4).joined(separator: ", ")), …), response, or an error name")
+        }
+        return valid ? names.map(ErrorTaxonomy.canonical) : nil
+    }
+
+    /// The warning for a known issue without `matching`: it covers any failure, so a new one would hide.
+    private func warnCoversAnyFailure(_ node: YAMLNode) {
+        warnings.append(Diagnostic(node.location, "knownIssue has no 'matching', so it covers any failure of its case and "
+            + "would hide a new, unrelated regression; name what it covers, e.g. matching: [equals] or matching: [refusal]"))
     }
 
     private func nonEmptyReason(_ reason: String, at node: YAMLNode) -> String? {

@@ -107,22 +107,7 @@ public enum SuiteJSONSchema {
     },
     "model": { "type": "string", "description": "A model name the engine looks up, or (when it contains /) a file path relative to the suite." },
     "knownIssue": {
-      "description": "Marks a known issue: the reason as text, or {reason, url}.",
-      "anyOf": [
-        { "type": "string" },
-        {
-          "type": "object",
-          "additionalProperties": false,
-          "required": ["reason"],
-          "properties": {
-            "reason": { "type": "string", "description": "Why it is known to fail." },
-            "url": { "type": "string", "format": "uri", "description": "The issue tracking it." }
-          }
-        }
-      ]
-    },
-    "caseKnownIssue": {
-      "description": "Marks a known issue of this case: the reason as text, or {reason, url, variants}.",
+      "description": "Marks a known issue: the reason as text, or {reason, url, matching, intermittent}.",
       "anyOf": [
         { "type": "string" },
         {
@@ -132,6 +117,25 @@ public enum SuiteJSONSchema {
           "properties": {
             "reason": { "type": "string", "description": "Why it is known to fail." },
             "url": { "type": "string", "format": "uri", "description": "The issue tracking it." },
+            "matching": { "$ref": "#/$defs/stringList", "description": "The failures it covers: expectation kinds, metric names, response, or error names (default: any failure, with a warning)." },
+            "intermittent": { "type": "boolean", "description": "It reproduces only sometimes: a pass is not 'no longer reproduces'." }
+          }
+        }
+      ]
+    },
+    "caseKnownIssue": {
+      "description": "Marks a known issue of this case: the reason as text, or {reason, url, matching, intermittent, variants}.",
+      "anyOf": [
+        { "type": "string" },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["reason"],
+          "properties": {
+            "reason": { "type": "string", "description": "Why it is known to fail." },
+            "url": { "type": "string", "format": "uri", "description": "The issue tracking it." },
+            "matching": { "$ref": "#/$defs/stringList", "description": "The failures it covers: expectation kinds, metric names, response, or error names (default: any failure, with a warning)." },
+            "intermittent": { "type": "boolean", "description": "It reproduces only sometimes: a pass is not 'no longer reproduces'." },
             "variants": { "$ref": "#/$defs/stringList", "description": "Only under these variants (default: all the case runs under)." }
           }
         }
