@@ -31,10 +31,24 @@ import Testing
             "device-guide-enforcement/fruit-loop@strict": "llama-server has no loop guards: the repeating list runs to "
                 + "maximumResponseTokens instead of ending after 3 elements",
         ]
+        // Known issues match the failure the embedded model shows (docs/suite-format.md, knownIssue matching);
+        // where llama-server's model fails another way, the issue does not cover it and the case fails.
+        let uncoveredTool = tools + ", so the known issue, which matches the embedded model's wrong call, does not cover it"
+        let uncoveredToolCases = ["anyof-tool-arguments/city-outside-list@device", "anyof-tool-arguments/city-outside-list@prompt",
+                                  "context-overflow-tool-outputs/three-pages", "device-guide-enforcement/beijing@device",
+                                  "parallel-tool-calls/lisbon-porto", "parallel-tool-calls/oslo-stockholm",
+                                  "parallel-tool-calls/tokyo-osaka"]
+            + ["extra-tool-arguments/vienna", "renamed-tool-arguments/ai-news", "inputs-confused-with-outputs/what-time",
+               "required-wrong-argument-names/vienna"].map { $0 + "@prompt" }
+        let uncoveredPrompt = "the prompt channel's answer on llama-server fails in a way its known issue (matching constraints "
+            + "and equals, the embedded model's failures) does not cover; not yet traced"
+        let uncoveredPromptCases = ["ecstatic", "furious", "invented-label", "meh", "mixed", "question", "sarcastic"]
+            .map { "two-channel/\($0)@prompt-only" }
         let estimate = "the openai engine estimates prompt tokens (4 bytes each), so the window leaves its second turn "
             + "room that SmolLM2's tokenizer does not"
         return Dictionary(uniqueKeysWithValues: toolCases.map { ($0, tools) } + enumCases.map { ($0, enumPick) } + profile.map { ($0, $1) }
-                          + patternCases.map { ($0, unanchored) } + [("device-context-window/uncompacted-history-overflows", estimate)])
+                          + patternCases.map { ($0, unanchored) } + [("device-context-window/uncompacted-history-overflows", estimate)]
+                          + uncoveredToolCases.map { ($0, uncoveredTool) } + uncoveredPromptCases.map { ($0, uncoveredPrompt) })
     }()
 
     /// The built `fmeval` beside the test bundle (or `$FMEVAL_BIN`).
