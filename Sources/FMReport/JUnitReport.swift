@@ -102,7 +102,7 @@ public enum JUnitReport {
     private static func writeKnownIssue(_ result: CaseResult, attributes: [(String, String)], changeNote: String,
                                         into writer: inout XMLWriter) {
         writer.open("testcase", attributes)
-        let message = "known issue: " + (result.knownIssue.map { "\($0.description) [\($0.coverage)]" } ?? result.reason)
+        let message = "known issue: " + (result.knownIssue?.summary ?? result.reason)
         writer.element("skipped", [("message", message)], text: changeNote + CaseSummaryText.details(result))
         writer.close()
     }

@@ -74,7 +74,7 @@ public enum TerminalText {
         guard !known.isEmpty else { return [] }
         let heading = "\(known.count) known issue\(known.count == 1 ? "" : "s") still reproduce\(known.count == 1 ? "s" : "") (not failures):"
         return [heading] + known.map { result in
-            "  KNOWN \(oneLine(result.id)) — \(oneLine(result.knownIssue.map { "\($0.description) [\($0.coverage)]" } ?? result.reason))"
+            "  KNOWN \(oneLine(result.id)) — \(oneLine(result.knownIssue?.summary ?? result.reason))"
                 + (result.reproduction.map { " — " + $0.description } ?? "")
         }
     }

@@ -118,7 +118,7 @@ public struct CaseVerdict: Codable, Equatable, Sendable {
             status = !check.holds ? .failed : (failures > 0 ? .flaky : .passed)
             reason = check.reason
             if let knownIssue {
-                let issue = "\(knownIssue.description) [\(knownIssue.coverage)]"
+                let issue = knownIssue.summary
                 if !check.holds, let uncovered {
                     reason = "known issue \(issue) does not cover: \(uncovered); \(check.reason)"
                 } else if !check.holds {

@@ -27,6 +27,9 @@ public struct KnownIssue: Codable, Hashable, Sendable {
     /// `REASON (URL)`, or the reason alone when there is no URL.
     public var description: String { url.map { "\(reason) (\($0))" } ?? reason }
 
+    /// `REASON (URL) [COVERAGE]`: how every report names the issue.
+    public var summary: String { "\(description) [\(coverage)]" }
+
     /// What the issue covers, for every report: `matching refusal, equals` or `matching any failure`, and
     /// `, intermittent`.
     public var coverage: String {
