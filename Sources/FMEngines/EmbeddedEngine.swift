@@ -113,6 +113,7 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
                                     decodeTokens: result.tokens.count, decodeMs: result.decodeSeconds * 1000)
         let text = stream.text
         if !tools.isEmpty, let calls = EmbeddedOutputParser.toolCalls(in: text, lenient: request.schema == nil,
+                                                                         dropsRepeats: constraint?.enforced == true,
                                                                          transcript: request.transcript) {
             for call in calls { onEvent(.toolCall(call)) }
             var response = EngineResponse(text: "", toolCalls: calls, finishReason: .toolCalls, usage: usage)
@@ -150,7 +151,8 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
 
     /// The most tool calls the grammar lets the model make in one turn (parallel calls, separated by a
     /// line feed): enough for "the weather in Vienna, Berlin and Paris", and the same bound as for an
-    /// unbounded array, so a greedy model that repeats its call stops after three.
+    /// unbounded array, so a greedy model that repeats its call stops after three; the repeats are
+    /// left out of the turn's calls (`EmbeddedOutputParser.toolCalls`, `dropsRepeats`).
     public static let maximumParallelToolCalls = 3
 
     /// The grammar constraint for `request`, or nil for free generation. With `constrained: false` only

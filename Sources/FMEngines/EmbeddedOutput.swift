@@ -69,8 +69,11 @@ enum EmbeddedOutputParser {
     /// `arguments` (several in one turn are parallel calls); with `lenient`, also a bare such object
     /// (models on the prompt channel often drop the prefix). Nil when `text` is not a tool call, or
     /// when a call is cut or malformed: the text is then the response, and a cut one finishes with
-    /// `length`, so a cut call is the model's truncated output rather than a call of no tool.
-    static func toolCalls(in text: String, lenient: Bool, transcript: Transcript) -> [ToolCall]? {
+    /// `length`, so a cut call is the model's truncated output rather than a call of no tool. With
+    /// `dropsRepeats` (the grammar wrote the turn), a call with the name and arguments of an earlier call
+    /// of the turn is left out: a greedy model repeats its call until the grammar's last one.
+    static func toolCalls(in text: String, lenient: Bool, dropsRepeats: Bool = false,
+                          transcript: Transcript) -> [ToolCall]? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let prefix = EmbeddedPromptFormat.toolCallPrefix
         var bodies: [String]
@@ -91,6 +94,7 @@ enum EmbeddedOutputParser {
         for body in bodies {
             if let object = try? GeneratedContent(json: body), let name = object["name"]?.stringValue,
                let arguments = object["arguments"], case .structure = arguments.kind {
+                if dropsRepeats && calls.contains(where: { $0.name == name && $0.arguments == arguments }) { continue }
                 calls.append(ToolCall(id: "call_\(earlier + calls.count + 1)", name: name, arguments: arguments))
             } else {
                 return nil

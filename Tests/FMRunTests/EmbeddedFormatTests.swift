@@ -71,6 +71,18 @@ import Testing
         #expect(EmbeddedOutputParser.toolCalls(in: secondCut, lenient: false, transcript: earlier) == nil)
     }
 
+    @Test func aGrammarTurnLeavesOutRepeatsOfAnEarlierCallOfTheTurn() throws {
+        let vienna = #"<tool_call>{"name":"getCityInfo","arguments":{"city":"Vienna","days":2}}"#
+        let text = [vienna, #"<tool_call>{"name": "getCityInfo", "arguments": {"days": 2, "city": "Vienna"}}"#,
+                    #"<tool_call>{"name":"getCityInfo","arguments":{"city":"Berlin","days":2}}"#].joined(separator: "\n")
+        let calls = EmbeddedOutputParser.toolCalls(in: text, lenient: false, dropsRepeats: true, transcript: Transcript())
+        #expect(calls == [ToolCall(id: "call_1", name: "getCityInfo", arguments: ["city": "Vienna", "days": 2]),
+                          ToolCall(id: "call_2", name: "getCityInfo", arguments: ["city": "Berlin", "days": 2])],
+                "the repeat (same arguments in another key order) is left out and the ids stay consecutive")
+        #expect(EmbeddedOutputParser.toolCalls(in: text, lenient: false, transcript: Transcript())?.count == 3,
+                "without the grammar the model's calls are kept as written")
+    }
+
     @Test func structuresAreTakenWholeOrFoundInProseOnThePromptChannel() throws {
         let object = try GenerationSchema(json: #"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#)
         #expect(EmbeddedOutputParser.structure(in: #"{"a":1}"#, exact: true, schema: object) == ["a": 1])
