@@ -84,6 +84,12 @@ public struct GeneratedContent: Sendable, CustomStringConvertible {
         return Int(value)
     }
 
+    /// True for a number that is not an integer as written: a fraction, or written as a decimal (`2.0`, `1e3`).
+    public var isDecimal: Bool {
+        guard let value = numberValue else { return false }
+        return writtenAsDecimal || value != value.rounded()
+    }
+
     /// The boolean, when this is a boolean.
     public var boolValue: Bool? {
         if case .bool(let value) = kind { return value }

@@ -52,7 +52,7 @@ import Testing
         #expect(allPass(ToolCallExpectation("weather", arguments: [caseOnly]), ["city": "new-york"]).value == .failing)
         let loose = ArgumentMatcher.modified(.exact(argumentName: "city", value: "New York"),
                                              ArgumentModifiers(ignoreCase: true, normalize: [.whitespace, .punctuation]))
-        let passed = allPass(ToolCallExpectation("weather", arguments: [loose]), ["city": "new-york!"])
+        let passed = allPass(ToolCallExpectation("weather", arguments: [loose]), ["city": "new-york."])
         #expect(passed.value == .passing)
         let failed = allPass(ToolCallExpectation("weather", arguments: [loose]), ["city": "Newark"])
         #expect(failed.rationale?.contains("(compared as \"newark\")") == true, "\(failed.rationale ?? "")")
@@ -72,8 +72,36 @@ import Testing
             let verdict = allPass(ToolCallExpectation("search", arguments: [.modified(matcher, modifiers)]), ["q": "San Francisco"])
             #expect((verdict.value == .passing) == expected, "\(matcher.keyword)")
         }
-        #expect(ArgumentModifiers(normalize: [.punctuation]).normalized("U.S.A. — “yes”, (ok)") == "USA  yes ok")
+        #expect(ArgumentModifiers(normalize: [.punctuation]).normalized("U.S.A. — “yes”, (ok)") == "USA — “yes” (ok)")
         #expect(ArgumentModifiers(normalize: [.whitespace]).normalized(" a \t b\nc ") == "abc")
+    }
+
+    /// BFCL's `standardize_string` removes `, . / - _ * ^` (and spaces) and reads `'` as `"`; nothing else.
+    @Test(arguments: [
+        ("x^2", "x**2", true), ("April 1, 2024", "april 1 2024", true), ("'quoted'", "\"quoted\"", true),
+        ("new_york/NY", "New-York NY", true), ("C#", "C", false), ("ann@example.com", "annexample.com", false),
+        ("why?", "why", false), ("(a)", "a", false),
+    ])
+    func punctuationIsBFCLsSet(value: String, answer: String, equal: Bool) {
+        let modifiers = ArgumentModifiers(ignoreCase: true, normalize: [.whitespace, .punctuation])
+        #expect(modifiers.matches(GeneratedContent(value), answer: GeneratedContent(answer)) == equal,
+                "\(value) vs \(answer): \(modifiers.normalized(value)) / \(modifiers.normalized(answer))")
+    }
+
+    /// BFCL types nested list items (an int is not a float inside a list) but reads a top-level int as a float.
+    @Test func listItemsAreTypedAsBFCLTypesThem() throws {
+        let floats = ToolCallExpectation("mean", arguments: [.exact(argumentName: "values", value: try GeneratedContent(json: "[1.0, 3.0]"))])
+        let ints = try GeneratedContent(json: #"{"values": [1, 3]}"#)
+        let failed = allPass(floats, ints)
+        #expect(failed.value == .failing)
+        #expect(failed.rationale?.contains("expected [1.0,3.0], got [1,3] (equal values, but list items are typed") == true,
+                "\(failed.rationale ?? "")")
+        #expect(allPass(floats, try GeneratedContent(json: #"{"values": [1.0, 3.0]}"#)).value == .passing)
+        #expect(allPass(floats, try GeneratedContent(json: #"{"values": [1e0, 3.00]}"#)).value == .passing)
+        let nested = ToolCallExpectation("grid", arguments: [.exact(argumentName: "rows", value: try GeneratedContent(json: "[[1, 2]]"))])
+        #expect(allPass(nested, try GeneratedContent(json: #"{"rows": [[1.0, 2]]}"#)).value == .failing)
+        let scalar = ToolCallExpectation("scale", arguments: [.exact(argumentName: "factor", value: GeneratedContent(decimal: 2))])
+        #expect(allPass(scalar, ["factor": 2]).value == .passing, "a top-level integer reads as the decimal it equals")
     }
 
     @Test func objectAndListAnswersAreWholeValuesNormalizedInside() {

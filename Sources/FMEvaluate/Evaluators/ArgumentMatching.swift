@@ -35,7 +35,9 @@ extension ArgumentMatcher {
         let how = modifiers.rewritesStrings ? " (compared as \(shown(modifiers.normalized(value))))" : ""
         switch self {
         case .exact(_, let expected):
-            return modifiers.matches(value, answer: expected) ? nil : "\(name): expected \(shown(expected)), got \(shown(value))\(how)"
+            guard !modifiers.matches(value, answer: expected) else { return nil }
+            let typed = value == expected ? " (equal values, but list items are typed: an integer is not a decimal)" : ""
+            return "\(name): expected \(shown(expected)), got \(shown(value))\(how)\(typed)"
         case .keyOnly, .modified:
             return nil
         case .oneOf(_, let allowed):

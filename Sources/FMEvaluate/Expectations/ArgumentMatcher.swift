@@ -230,16 +230,24 @@ public struct ArgumentModifiers: Codable, Equatable, Sendable {
     }
 
     /// Whether `value` matches the expected `answer`: strings compared normalized, arrays element by element,
-    /// objects key by key (with no other keys unless `allowsAdditionalKeys`), other values by equality.
+    /// objects key by key (with no other keys unless `allowsAdditionalKeys`), other values by equality. A number
+    /// that is a list item is also typed as BFCL types nested list items: an integer (`1`) does not match a
+    /// decimal (`1.0`) or the reverse, while outside lists `1` matches `1.0` (BFCL's int-to-float reading).
     public func matches(_ value: GeneratedContent, answer: GeneratedContent) -> Bool {
+        matches(value, answer: answer, inList: false)
+    }
+
+    private func matches(_ value: GeneratedContent, answer: GeneratedContent, inList: Bool) -> Bool {
         switch (value.kind, answer.kind) {
         case (.structure(let have, _), .structure(let want, _)):
             guard allowsAdditionalKeys || Set(have.keys) == Set(want.keys) else { return false }
-            return want.allSatisfy { key, expected in have[key].map { matches($0, answer: expected) } ?? false }
+            return want.allSatisfy { key, expected in have[key].map { matches($0, answer: expected, inList: false) } ?? false }
         case (.array(let have), .array(let want)):
-            return have.count == want.count && zip(have, want).allSatisfy { matches($0, answer: $1) }
+            return have.count == want.count && zip(have, want).allSatisfy { matches($0, answer: $1, inList: true) }
         case (.string(let have), .string(let want)):
             return normalized(have) == normalized(want)
+        case (.number, .number) where inList:
+            return value == answer && value.isDecimal == answer.isDecimal
         default:
             return value == answer
         }
@@ -252,7 +260,10 @@ public struct ArgumentModifiers: Codable, Equatable, Sendable {
     public func normalized(_ text: String) -> String {
         var result = text
         if normalize.contains(.whitespace) { result.unicodeScalars.removeAll { $0.properties.isWhitespace } }
-        if normalize.contains(.punctuation) { result.unicodeScalars.removeAll { $0.properties.generalCategory.isPunctuation } }
+        if normalize.contains(.punctuation) {
+            result.unicodeScalars.removeAll { StringNormalization.punctuationRemoved.contains($0) }
+            result = result.replacingOccurrences(of: "'", with: "\"")
+        }
         return ignoreCase ? result.lowercased() : result
     }
 
@@ -272,19 +283,10 @@ public struct ArgumentModifiers: Codable, Equatable, Sendable {
 public enum StringNormalization: String, Codable, CaseIterable, Sendable {
     /// Remove every whitespace character (spaces, tabs, line breaks).
     case whitespace
-    /// Remove every Unicode punctuation character (`. , ; : ! ? ' " - _ / ( ) [ ] { } …`).
+    /// Remove the punctuation BFCL's AST checker removes (`, . / - _ * ^`) and read `'` as `"`, as it does.
     case punctuation
-}
 
-extension Unicode.GeneralCategory {
-    /// True for the punctuation categories (connector, dash, open, close, quotes, other).
-    var isPunctuation: Bool {
-        switch self {
-        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation:
-            return true
-        default:
-            return false
-        }
-    }
+    /// The characters `punctuation` removes: exactly those of BFCL's `standardize_string` other than the
+    /// space (which `whitespace` removes). `#`, `?`, `@` and the rest stay, so `C#` is not `C`.
+    public static let punctuationRemoved: Set<Unicode.Scalar> = [",", ".", "/", "-", "_", "*", "^"]
 }
