@@ -56,8 +56,17 @@ public struct GeneratedContent: Sendable, CustomStringConvertible {
         self.init(kind: .number(number))
         writtenAsDecimal = true
     }
-    /// An integer value (stored as a `Double`).
-    public init(_ number: Int) { self.init(kind: .number(Double(number))) }
+    /// An integer value: a `Double`, with the exact integer kept beyond ±2^53 where a `Double` rounds.
+    public init(_ number: Int) {
+        self.init(kind: .number(Double(number)))
+        if number.magnitude > 1 << 53 { exactInteger = ExactInteger(literal: String(number)) }
+    }
+    /// An integer of any size: the nearest `Double`, with the exact integer kept where that rounds.
+    public init(_ integer: ExactInteger) {
+        let nearest = integer.doubleValue
+        self.init(kind: .number(nearest))
+        if ExactInteger(nearest) != integer { exactInteger = integer }
+    }
     /// A boolean value.
     public init(_ bool: Bool) { self.init(kind: .bool(bool)) }
     /// An array value.
@@ -171,8 +180,25 @@ extension GeneratedContent.Kind: Hashable {
 }
 
 extension GeneratedContent: Hashable {
-    /// Value equality of the JSON values (key order and completeness do not count).
-    public static func == (lhs: GeneratedContent, rhs: GeneratedContent) -> Bool { lhs.kind == rhs.kind }
+    /// Value equality of the JSON values (key order and completeness do not count); integers beyond ±2^53
+    /// compare exactly, so `9007199254740993` is not `9007199254740992`.
+    public static func == (lhs: GeneratedContent, rhs: GeneratedContent) -> Bool {
+        if lhs.exactInteger != nil || rhs.exactInteger != nil { return lhs.numericOrder(to: rhs) == 0 }
+        return lhs.kind == rhs.kind
+    }
+
+    /// -1, 0 or 1 as this number is below, equal to or above `other`, compared exactly (an integer beyond
+    /// ±2^53 by its digits, not as a rounded `Double`); nil unless both are numbers, or for NaN.
+    public func numericOrder(to other: GeneratedContent) -> Int? {
+        guard case .number(let number) = kind, case .number(let otherNumber) = other.kind,
+              !number.isNaN, !otherNumber.isNaN else { return nil }
+        switch (exactInteger, other.exactInteger) {
+        case (let exact?, let otherExact?): return exact.compare(to: otherExact)
+        case (let exact?, nil): return exact.compare(to: otherNumber)
+        case (nil, let otherExact?): return -otherExact.compare(to: number)
+        case (nil, nil): return number < otherNumber ? -1 : (number > otherNumber ? 1 : 0)
+        }
+    }
 
     /// Hashes the JSON value, consistently with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(kind) }

@@ -138,10 +138,10 @@ private struct ValidationWalk {
             } else if value.writtenAsDecimal {
                 report(path, .type, expected: "integer", actual: "number", "is \(value.jsonString), written as a decimal where an integer is required")
             }
-            checkBounds(number, bounds, value, path)
+            checkBounds(bounds, value, path)
         case .number(let bounds):
-            guard let number = value.numberValue else { return typeMismatch(value, "number", path) }
-            checkBounds(number, bounds, value, path)
+            guard value.numberValue != nil else { return typeMismatch(value, "number", path) }
+            checkBounds(bounds, value, path)
         case .boolean:
             if value.boolValue == nil { typeMismatch(value, "boolean", path) }
         case .null:
@@ -188,24 +188,20 @@ private struct ValidationWalk {
         return schema.resolve(node)?.typeName ?? "a choice"
     }
 
-    /// Bounds are compared exactly: an integer beyond ±2^53 (in the instance or the bound) by its digits,
-    /// not as a rounded `Double`.
-    mutating func checkBounds(_ number: Double, _ bounds: GenerationSchema.NumberBounds, _ value: GeneratedContent, _ path: String) {
-        func order(_ bound: Double, _ exactBound: ExactInteger?) -> Int {
-            switch (value.exactInteger, exactBound) {
-            case (let exact?, let exactBound?): return exact.compare(to: exactBound)
-            case (let exact?, nil): return exact.compare(to: bound)
-            case (nil, let exactBound?): return -exactBound.compare(to: number)
-            case (nil, nil): return number < bound ? -1 : (number > bound ? 1 : 0)
+    /// Bounds are compared exactly (`GeneratedContent.numericOrder`): an integer beyond ±2^53 (in the instance
+    /// or the bound) by its digits, not as a rounded `Double`.
+    mutating func checkBounds(_ bounds: GenerationSchema.NumberBounds, _ value: GeneratedContent, _ path: String) {
+        if let minimum = bounds.minimum {
+            let bound = GenerationSchema.NumberBounds.content(minimum, exact: bounds.exactMinimum)
+            if let order = value.numericOrder(to: bound), order < 0 {
+                report(path, .minimum, expected: bound, actual: value, "is \(value.jsonString), below the minimum \(bound.jsonString)")
             }
         }
-        if let minimum = bounds.minimum, order(minimum, bounds.exactMinimum) < 0 {
-            let bound = GenerationSchema.NumberBounds.content(minimum, exact: bounds.exactMinimum)
-            report(path, .minimum, expected: bound, actual: value, "is \(value.jsonString), below the minimum \(bound.jsonString)")
-        }
-        if let maximum = bounds.maximum, order(maximum, bounds.exactMaximum) > 0 {
+        if let maximum = bounds.maximum {
             let bound = GenerationSchema.NumberBounds.content(maximum, exact: bounds.exactMaximum)
-            report(path, .maximum, expected: bound, actual: value, "is \(value.jsonString), above the maximum \(bound.jsonString)")
+            if let order = value.numericOrder(to: bound), order > 0 {
+                report(path, .maximum, expected: bound, actual: value, "is \(value.jsonString), above the maximum \(bound.jsonString)")
+            }
         }
     }
 

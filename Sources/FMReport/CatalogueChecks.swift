@@ -63,7 +63,7 @@ public enum CatalogueChecks {
         case .keyOnly: return "\(name) present"
         case .oneOf(_, let values): return "\(name) ∈ {\(values.map(compact).joined(separator: ", "))}"
         case .range(_, let minimum, let maximum):
-            return [minimum.map { "\(number($0)) ≤ " }, name, maximum.map { " ≤ \(number($0))" }].compactMap { $0 }.joined()
+            return [minimum.map { "\(compact($0)) ≤ " }, name, maximum.map { " ≤ \(compact($0))" }].compactMap { $0 }.joined()
         case .pattern(_, let regex): return "\(name) ~ /\(regex)/"
         case .contains(_, let text): return "\(name) contains \"\(text)\""
         case .hasPrefix(_, let text): return "\(name) starts with \"\(text)\""
@@ -98,9 +98,5 @@ public enum CatalogueChecks {
         if let items = value.arrayValue { return items.isEmpty }
         if let members = value.orderedProperties { return members.isEmpty }
         return false
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -53,6 +53,7 @@ indirect enum CanonicalValue: Equatable, CustomStringConvertible {
             case .null: self = .null
             case .bool(let value): self = .bool(value)
             case .int(let value): self = .int(String(value))
+            case .bigInt(let value): self = .int(value.description)
             case .float(let value): self = .float(value.isNaN ? "nan" : String(value.bitPattern))
             case .string(let value): self = .string(value)
             }

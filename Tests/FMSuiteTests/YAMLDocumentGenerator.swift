@@ -65,7 +65,9 @@ struct YAMLDocumentGenerator {
         case 0: return pick(["true", "True", "TRUE", "false", "False", "FALSE"])
         case 1: return pick(["null", "Null", "NULL", "~"])
         case 2: return String(Int64.random(in: .min ... .max, using: &random))
-        case 3: return pick(["9223372036854775807", "-9223372036854775808", "0", "-0", "+7", "0x0", "0xFF", "0x7fffffffffffffff", "0o17", "017", "1e3", "-.5", "yes", "off"])
+        case 3: return pick(["9223372036854775807", "-9223372036854775808", "0", "-0", "+7", "0x0", "0xFF", "0x7fffffffffffffff", "0o17", "017", "1e3", "-.5", "yes", "off",
+                                 "9007199254740993", "9223372036854775808", "-9223372036854775809", "+18446744073709551617",
+                                 "123456789012345678901234567890", "-0009223372036854775808"])
         case 4: return "0x" + String(UInt64.random(in: 0...UInt64(Int64.max), using: &random), radix: 16, uppercase: chance(50))
         case 5: return pick([".inf", "-.inf", "+.inf", ".Inf", ".NaN", ".nan", "1.", "0.0", "-0.0", ".5"])
         case 6:

@@ -44,10 +44,14 @@ extension ArgumentMatcher {
             if allowed.contains(where: { modifiers.matches(value, answer: $0) }) { return nil }
             return "\(name): \(shown(value)) is none of [\(abbreviate(allowed.map(\.jsonString).joined(separator: ", ")))]\(how)"
         case .range(_, let minimum, let maximum):
-            guard let number = value.numberValue else { return "\(name): expected a number, got \(value.typeName) \(shown(value))" }
-            let bounds = "\(minimum.map(formatScore) ?? "-∞")…\(maximum.map(formatScore) ?? "∞")"
-            if let minimum, number < minimum { return "\(name): \(formatScore(number)) is below the range \(bounds)" }
-            if let maximum, number > maximum { return "\(name): \(formatScore(number)) is above the range \(bounds)" }
+            guard value.numberValue != nil else { return "\(name): expected a number, got \(value.typeName) \(shown(value))" }
+            let bounds = "\(minimum?.jsonString ?? "-∞")…\(maximum?.jsonString ?? "∞")"
+            if let minimum, let order = value.numericOrder(to: minimum), order < 0 {
+                return "\(name): \(value.jsonString) is below the range \(bounds)"
+            }
+            if let maximum, let order = value.numericOrder(to: maximum), order > 0 {
+                return "\(name): \(value.jsonString) is above the range \(bounds)"
+            }
             return nil
         case .length(_, let minimum, let maximum):
             guard let elements = value.arrayValue else { return "\(name): expected an array, got \(value.typeName) \(shown(value))" }

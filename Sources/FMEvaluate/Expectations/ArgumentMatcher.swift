@@ -11,8 +11,8 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
     case keyOnly(argumentName: String)
     /// The value equals one of `allowedValues`.
     case oneOf(argumentName: String, allowedValues: [GeneratedContent])
-    /// The value is a number within the inclusive bounds (a nil bound is open).
-    case range(argumentName: String, minimum: Double?, maximum: Double?)
+    /// The value is a number within the inclusive bounds (a nil bound is open), compared exactly.
+    case range(argumentName: String, minimum: GeneratedContent?, maximum: GeneratedContent?)
     /// The value is a string with a match for the regular expression.
     case pattern(argumentName: String, regex: String)
     /// The value is a string containing `substring`.
@@ -84,8 +84,11 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
             return nil
         case .range(let name, let minimum, let maximum):
             if minimum == nil, maximum == nil { return "argument '\(name)': range needs minimum, maximum or both" }
-            if let minimum, let maximum, minimum > maximum {
-                return "argument '\(name)': range minimum \(formatScore(minimum)) is above maximum \(formatScore(maximum))"
+            for bound in [minimum, maximum].compactMap({ $0 }) where bound.numberValue == nil {
+                return "argument '\(name)': range bounds must be numbers, not \(bound.typeName) \(bound.jsonString)"
+            }
+            if let minimum, let maximum, let order = minimum.numericOrder(to: maximum), order > 0 {
+                return "argument '\(name)': range minimum \(minimum.jsonString) is above maximum \(maximum.jsonString)"
             }
             return nil
         case .oneOf(let name, let values) where values.isEmpty:
@@ -122,8 +125,8 @@ public enum ArgumentMatcher: Codable, Equatable, Sendable {
     }
 
     private struct Bounds: Codable {
-        var minimum: Double?
-        var maximum: Double?
+        var minimum: GeneratedContent?
+        var maximum: GeneratedContent?
     }
 
     private struct Counts: Codable {

@@ -33,6 +33,7 @@ public struct NodeDecoding {
             case .null: return .null
             case .bool(let value): return GeneratedContent(value)
             case .int(let value): return GeneratedContent(value)
+            case .bigInt(let value): return GeneratedContent(value)
             case .float(let value):
                 guard value.isFinite else {
                     throw Diagnostic(node.location, "\(scalar.text) is not a JSON number; use a finite number or quote it")
@@ -265,6 +266,7 @@ struct NodeSingleValueContainer: SingleValueDecodingContainer {
         switch value {
         case .int(let number): return Double(number)
         case .float(let number) where number.isFinite: return number
+        case .bigInt: throw decoder.fail("a number within the 64-bit range (this setting is read as a float)")
         default: throw decoder.fail("a number")
         }
     }
@@ -275,6 +277,7 @@ struct NodeSingleValueContainer: SingleValueDecodingContainer {
         switch value {
         case .int(let number): return number
         case .float(let number) where number.rounded() == number && abs(number) < 9e15: return Int(number)
+        case .bigInt: throw decoder.fail("an integer within the 64-bit range")
         default: throw decoder.fail("an integer")
         }
     }

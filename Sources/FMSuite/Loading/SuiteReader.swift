@@ -108,6 +108,9 @@ final class SuiteReader {
         switch node.scalar?.value {
         case .int(let value)?: return Double(value)
         case .float(let value)? where value.isFinite: return value
+        case .bigInt?:
+            report(node, "\(what) must be a number within the 64-bit range (it is read as a float)")
+            return nil
         default:
             report(node, "\(what) must be a number, not \(node.kindName)")
             return nil

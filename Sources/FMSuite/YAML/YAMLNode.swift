@@ -1,3 +1,5 @@
+import FMCore
+
 /// A parsed YAML (or JSON) node that remembers where it came from.
 ///
 /// JSON is read into the same tree (JSON is a subset of YAML 1.2), so suites, schemas and datasets in
@@ -122,6 +124,8 @@ public enum ScalarValue: Sendable, Equatable, CustomStringConvertible {
     case bool(Bool)
     /// Decimal, `0o` octal or `0x` hexadecimal integer.
     case int(Int)
+    /// A decimal integer beyond the 64-bit range, kept exactly (never rounded to a float).
+    case bigInt(ExactInteger)
     /// Decimal float, `.inf`, `-.inf`, `.nan`.
     case float(Double)
     /// Anything else.
@@ -147,8 +151,9 @@ public enum ScalarValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Why plain `text` has no exact core-schema value (an integer outside the 64-bit range, or a float
-    /// beyond the largest double), as an error message; nil when it resolves exactly or is not a number.
+    /// Why plain `text` has no exact core-schema value (a hexadecimal or octal integer outside the 64-bit
+    /// range, or a float beyond the largest double), as an error message; nil when it resolves exactly or is
+    /// not a number. Decimal integers of any size resolve exactly (`bigInt`).
     public static func rangeProblem(plain text: String) -> String? {
         let bytes = Array(text.utf8)
         if bytes.count > 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "o") || bytes[1] == UInt8(ascii: "x") {
@@ -156,12 +161,6 @@ public enum ScalarValue: Sendable, Equatable, CustomStringConvertible {
             let digits = String(decoding: bytes[2...], as: UTF8.self)
             guard digits.utf8.allSatisfy({ isDigit($0, radix: radix) }), Int(digits, radix: radix) == nil else { return nil }
             return "integer \(text) is out of range (the largest is 0x7FFFFFFFFFFFFFFF); quote it to make it a string"
-        }
-        var body = bytes[...]
-        if let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { body = body.dropFirst() }
-        if !body.isEmpty, body.allSatisfy({ isDigit($0, radix: 10) }) {
-            guard Int(text) == nil else { return nil }
-            return "integer \(text) is out of the 64-bit range (-9223372036854775808 to 9223372036854775807); quote it to make it a string"
         }
         if isCoreFloat(text), let value = Double(text), value.isInfinite {
             return "number \(text) is beyond the largest 64-bit float; write .inf, or quote it to make it a string"
@@ -182,7 +181,7 @@ public enum ScalarValue: Sendable, Equatable, CustomStringConvertible {
         if let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { body = body.dropFirst() }
         guard !body.isEmpty, body.allSatisfy({ isDigit($0, radix: 10) }) else { return nil }
         if let value = Int(text) { return .int(value) }
-        return Double(text).map { .float($0) }
+        return ExactInteger(literal: text.hasPrefix("+") ? String(text.dropFirst()) : text).map { .bigInt($0) }
     }
 
     private static func isDigit(_ byte: UInt8, radix: Int) -> Bool {
@@ -223,7 +222,7 @@ public enum ScalarValue: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
-        case .int: return "an integer"
+        case .int, .bigInt: return "an integer"
         case .float: return "a number"
         case .string: return "a string"
         }
@@ -235,6 +234,7 @@ public enum ScalarValue: Sendable, Equatable, CustomStringConvertible {
         case .null: return "null"
         case .bool(let value): return String(value)
         case .int(let value): return String(value)
+        case .bigInt(let value): return value.description
         case .float(let value): return value.isNaN ? ".nan" : value.isInfinite ? (value > 0 ? ".inf" : "-.inf") : String(value)
         case .string(let value): return value
         }
