@@ -45,7 +45,7 @@ import FMRun
     @Test func anUnchangedSuiteKeepsEveryVerdict() throws {
         let suite = try writeSuite(Self.suite)
         let (first, _) = try run(suite)
-        #expect(first.cases.allSatisfy { $0.definition?.count == 64 })
+        #expect(first.cases.allSatisfy { $0.definition?.count == 67 && $0.definition?.hasPrefix("v2:") == true })
         let (resumed, notices) = try run(suite, resume: resultsPath)
         #expect(notices.isEmpty, "\(notices)")
         #expect(resumed.cases.map(\.durationMs) == first.cases.map(\.durationMs), "kept, not rerun")
