@@ -45,16 +45,13 @@ public struct EvaluationSubject: Codable, Sendable {
     public var snapshotCount: Int
     /// Whether `maximumResponseTokens` cut the response.
     public var truncated: Bool
-    /// The case's `expected` value (for pairwise judging and classification).
-    public var expected: GeneratedContent?
 
     /// Creates a subject; the structured transcript defaults to the one derived from `transcript`.
     public init(prompt: String, instructions: String? = nil, text: String? = nil, content: GeneratedContent? = nil,
                 schema: GenerationSchema? = nil, transcript: Transcript? = nil,
                 structuredTranscript: StructuredTranscript? = nil, usage: Usage = Usage(),
                 latencyMilliseconds: Double = 0, timeToFirstSnapshotMilliseconds: Double? = nil,
-                error: SubjectError? = nil, snapshotCount: Int = 0, truncated: Bool = false,
-                expected: GeneratedContent? = nil) {
+                error: SubjectError? = nil, snapshotCount: Int = 0, truncated: Bool = false) {
         self.prompt = prompt
         self.instructions = instructions
         self.text = text
@@ -68,7 +65,6 @@ public struct EvaluationSubject: Codable, Sendable {
         self.error = error
         self.snapshotCount = snapshotCount
         self.truncated = truncated
-        self.expected = expected
     }
 
     /// The output as evaluators compare it: the structure when there is one, else the text as a string.

@@ -1,5 +1,6 @@
 import FMCore
 import FMEngines
+import FMEvaluate
 import FMSuite
 
 /// The engine configuration of a case, with where its name and each option came from.
@@ -49,6 +50,27 @@ public enum EngineResolution {
         return resolved
     }
 
+    /// Why each judge cannot run: an engine name that is no engine (with did-you-mean), a judge on the scripted
+    /// engine without the verdicts it plays, or a script for a judge on another engine.
+    static func judgeProblems(_ choices: [JudgeEngineChoice], caseEngine: String) -> [String] {
+        var found: [String] = []
+        for choice in choices {
+            let name = choice.name ?? caseEngine
+            guard let descriptor = EngineRegistry.descriptor(named: name) else {
+                found += EngineRegistry.problems(EngineConfiguration(name: name, options: [:])).map { "judge engine: \($0.message)" }
+                continue
+            }
+            if descriptor.ownsCaseData && choice.script == nil {
+                found.append("a judge on the \(name) engine needs 'script:', the verdicts it plays "
+                    + "(or give the judge another engine, e.g. engine: embedded)")
+            } else if !descriptor.ownsCaseData && choice.script != nil {
+                found.append("the judge's 'script:' is played only by an engine that plays scripts; this judge runs on "
+                    + "'\(name)' (set engine: scripted, or drop the script)")
+            }
+        }
+        return found
+    }
+
     /// Every problem of the engines `cases` resolve to under `request`, and every judge engine name that is
     /// no engine (with did-you-mean, at the case), once each, as lines naming where:
     /// `file:line:col: error: message` for the suite's, `--flag: message` for the command line's.
@@ -62,12 +84,9 @@ public enum EngineResolution {
                 let line = origin.hasPrefix("-") ? "\(origin): \(problem.message)" : "\(origin): error: \(problem.message)"
                 if seen.insert(line).inserted { lines.append(line) }
             }
-            for name in Set(item.expectations.flatMap(\.judgeEngines).compactMap { $0 }).sorted()
-            where EngineRegistry.descriptor(named: name) == nil {
-                for problem in EngineRegistry.problems(EngineConfiguration(name: name, options: [:])) {
-                    let line = "\(item.location): error: judge engine: \(problem.message)"
-                    if seen.insert(line).inserted { lines.append(line) }
-                }
+            for problem in judgeProblems(item.expectations.flatMap(\.judgeEngines), caseEngine: resolved.configuration.name) {
+                let line = "\(item.location): error: \(problem)"
+                if seen.insert(line).inserted { lines.append(line) }
             }
         }
         return lines

@@ -70,16 +70,17 @@ final class EngineSet: @unchecked Sendable {
     /// Judges use the case's engine (or the named one) when it can answer without a script.
     func environment(for item: ExpandedCase) -> EvaluationEnvironment {
         let directory = FilePaths.parent(of: item.location.file)
-        return EvaluationEnvironment(judgeEngine: { [self] name in
+        return EvaluationEnvironment(judgeEngine: { [self] choice in
             var configuration = EngineSet.configuration(for: item, request: request)
-            if let name {
+            if let name = choice.name {
                 let takesCassette = EngineRegistry.descriptor(named: name)?.option("cassette") != nil
                 configuration = EngineConfiguration(name: name, cassette: takesCassette ? request.cassette : nil)
             }
             lock.lock()
             defer { lock.unlock() }
             if providers[configuration] == nil { providers[configuration] = try? EngineRegistry.provider(for: configuration) }
-            return try? providers[configuration]?.engine(for: AttemptContext(caseID: item.id + "#judge", script: nil, attempt: 0))
+            let context = AttemptContext(caseID: item.id + "#judge", script: choice.script, attempt: 0)
+            return try? providers[configuration]?.engine(for: context)
         }, workingDirectory: directory, commands: item.commands)
     }
 

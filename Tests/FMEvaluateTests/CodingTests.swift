@@ -84,8 +84,8 @@ import Testing
         let metrics = expectations.evaluate(textSubject("Paris"))
         #expect(metrics.map(\.name) == ["contains", "not.equals", "snapshots"])
         #expect(metrics.allGatesPass)
-        let judged = Expectation.judge(JudgeConfig(criteria: "x")).evaluator(in: EvaluationEnvironment(judgeEngine: { name in
-            name == nil ? FakeEngine(json: #"{"judge": {"rationale": "fine", "score": "pass"}}"#) : nil
+        let judged = Expectation.judge(JudgeConfig(criteria: "x")).evaluator(in: EvaluationEnvironment(judgeEngine: { choice in
+            choice.name == nil ? FakeEngine(json: #"{"judge": {"rationale": "fine", "score": "pass"}}"#) : nil
         }))
         #expect(judged.evaluate(textSubject("x")).allGatesPass)
         #expect(Expectation.judge(JudgeConfig(engine: "missing", criteria: "x")).evaluator().evaluate(textSubject("x")).first?.rationale?.contains("engine 'missing'") == true)

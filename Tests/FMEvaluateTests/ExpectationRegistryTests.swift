@@ -40,7 +40,7 @@ import Testing
         #expect(Expectation.error(ErrorExpectation(caseName: "rateLimited")).namesRetryableError)
         #expect(Expectation.not(.constraints(ConstraintExpectation())).needsRequestedSchema)
         #expect(!Expectation.constraints(ConstraintExpectation(schema: try GenerationSchema(content: GeneratedContent(json: #"{"type": "string"}"#)))).needsRequestedSchema)
-        #expect(Expectation.not(.judge(JudgeConfig(engine: "j", criteria: "c"))).judgeEngines == ["j"])
+        #expect(Expectation.not(.judge(JudgeConfig(engine: "j", criteria: "c"))).judgeEngines == [JudgeEngineChoice(name: "j")])
         #expect(Expectation.not(.oneOf(OneOfExpectation([]))).problems == ["not: oneOf needs at least one value"])
         for kind in ExpectationRegistry.kinds {
             #expect(kind.jsonSchema.properties.hasPrefix("\"\(kind.keyword)\": {"), "\(kind.keyword)")

@@ -56,15 +56,18 @@ import Testing
 
     @Test func pairwiseShowsBaselineAndCandidate() {
         let engine = FakeEngine(json: #"{"judge": {"rationale": "B adds the date.", "score": "3"}}"#)
-        let config = JudgeConfig(criteria: "Which answer is more helpful?", scale: quality, pairwise: true, minimumScore: 2.5)
-        var subject = textSubject("Paris, on 3 May.")
-        subject.expected = "Paris."
-        let metrics = JudgeEvaluator(config, judge: ModelJudge(engine: engine)).evaluate(subject)
+        let config = JudgeConfig(criteria: "Which answer is more helpful?", scale: quality, pairwise: true, baseline: "Paris.",
+                                 minimumScore: 2.5)
+        let metrics = JudgeEvaluator(config, judge: ModelJudge(engine: engine)).evaluate(textSubject("Paris, on 3 May."))
         #expect(metrics.first?.verdict == true)
         #expect(engine.lastPrompt.contains("## Response A (baseline)\nParis."))
         #expect(engine.lastPrompt.contains("## Response B (candidate)\nParis, on 3 May."))
-        let noBaseline = JudgeEvaluator(config, judge: ModelJudge(engine: engine)).evaluate(textSubject("x"))
+        var unanchored = config
+        unanchored.baseline = nil
+        #expect(unanchored.problems == ["pairwise judging needs a baseline: the response to compare with"], "a load error")
+        let noBaseline = JudgeEvaluator(unanchored, judge: ModelJudge(engine: engine)).evaluate(textSubject("x"))
         #expect(noBaseline.first?.rationale?.contains("pairwise judging needs a baseline") == true)
+        #expect(noBaseline.first?.evaluatorError == true, "a judge set up wrong is an evaluator error, not the response's failure")
         var inline = config
         inline.baseline = "Lyon."
         _ = JudgeEvaluator(inline, judge: ModelJudge(engine: engine)).evaluate(textSubject("Paris, on 3 May."))

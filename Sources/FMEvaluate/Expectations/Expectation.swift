@@ -36,7 +36,7 @@ public struct Expectation: Codable, Equatable, Sendable {
     public var namesRetryableError: Bool { payload.namesRetryableError }
 
     /// The judge-engine names this expectation needs, so the runner can set them up before running.
-    public var judgeEngines: [String?] { payload.judgeEngines }
+    public var judgeEngines: [JudgeEngineChoice] { payload.judgeEngines }
 
     /// Whether it checks violations of the schema the attempt requested.
     public var needsRequestedSchema: Bool { payload.needsRequestedSchema }

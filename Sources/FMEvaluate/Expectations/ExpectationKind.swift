@@ -21,8 +21,8 @@ public protocol ExpectationKind: Codable, Equatable, Sendable {
     func covers(errorNamed caseName: String, class failureClass: FailureClass) -> Bool
     /// Whether it names a retryable infrastructure error, which a retry would hide (then the case is not retried).
     var namesRetryableError: Bool { get }
-    /// The judge-engine names this payload needs (nil: the run's engine), set up before the run starts.
-    var judgeEngines: [String?] { get }
+    /// The judge engines this payload needs (a nil name: the run's engine), checked before the run starts.
+    var judgeEngines: [JudgeEngineChoice] { get }
     /// Whether it checks the output against the schema the attempt requested, so the case must request one.
     var needsRequestedSchema: Bool { get }
     /// The evaluator that checks this payload.
@@ -41,7 +41,7 @@ extension ExpectationKind {
     /// No error named.
     public var namesRetryableError: Bool { false }
     /// No judge engine.
-    public var judgeEngines: [String?] { [] }
+    public var judgeEngines: [JudgeEngineChoice] { [] }
     /// No requested schema needed.
     public var needsRequestedSchema: Bool { false }
 

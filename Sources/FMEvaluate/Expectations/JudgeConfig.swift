@@ -79,12 +79,14 @@ public enum ScoringMode: String, Codable, Equatable, Sendable {
 }
 
 /// `judge`: a model scores the response on one or more dimensions in a single call, or compares it
-/// pairwise against the case's `expected` value.
+/// pairwise against a `baseline`.
 public struct JudgeConfig: Codable, Equatable, Sendable {
     /// Metric name prefix (default `judge`).
     public var name: String
     /// The engine that judges; nil uses the engine of the run.
     public var engine: String?
+    /// The answers a judge on the scripted engine plays (its verdicts as structures); nil for other engines.
+    public var script: EngineScript?
     /// Extra instructions for the judge (evaluation steps, examples); nil uses the built-in ones.
     public var instructions: String?
     /// The criteria for a single-dimension judge (ignored when `dimensions` is given).
@@ -93,9 +95,9 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
     public var scale: ScoringScale
     /// Dimensions scored together in one call; empty means one dimension named `name` using `criteria`.
     public var dimensions: [ScoreDimension]
-    /// Compare the response with a baseline (`baseline`, else the case's `expected` value) instead of scoring it alone.
+    /// Compare the response with `baseline` instead of scoring it alone.
     public var pairwise: Bool
-    /// The baseline response for pairwise judging; nil uses the case's `expected` value.
+    /// The baseline response for pairwise judging (required with `pairwise`).
     public var baseline: GeneratedContent?
     /// Discrete (one of the scale values) or continuous scoring.
     public var scoringMode: ScoringMode
@@ -108,9 +110,10 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
     public init(name: String = "judge", engine: String? = nil, instructions: String? = nil, criteria: String? = nil,
                 scale: ScoringScale = .binary, dimensions: [ScoreDimension] = [], pairwise: Bool = false,
                 baseline: GeneratedContent? = nil, scoringMode: ScoringMode = .discrete, minimumScore: Double? = nil,
-                reference: [String: String] = [:]) {
+                reference: [String: String] = [:], script: EngineScript? = nil) {
         self.name = name
         self.engine = engine
+        self.script = script
         self.instructions = instructions
         self.criteria = criteria
         self.scale = scale
@@ -135,6 +138,7 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
             found.append("judge needs criteria or dimensions (what should the judge assess?)")
         }
         if baseline != nil && !pairwise { found.append("judge baseline is only used with pairwise: true; set pairwise or drop baseline") }
+        if pairwise && baseline == nil { found.append("pairwise judging needs a baseline: the response to compare with") }
         var seen: Set<String> = []
         for dimension in effectiveDimensions {
             if !seen.insert(dimension.name).inserted { found.append("judge dimension '\(dimension.name)' appears twice") }
@@ -149,7 +153,7 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, engine, instructions, criteria, scale, dimensions, pairwise, baseline, scoringMode, minimumScore, reference
+        case name, engine, script, instructions, criteria, scale, dimensions, pairwise, baseline, scoringMode, minimumScore, reference
     }
 
     /// Decodes the suite shape with the defaults of `init`.
@@ -157,6 +161,7 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name) ?? "judge"
         engine = try container.decodeIfPresent(String.self, forKey: .engine)
+        script = try container.decodeIfPresent(EngineScript.self, forKey: .script)
         instructions = try container.decodeIfPresent(String.self, forKey: .instructions)
         criteria = try container.decodeIfPresent(String.self, forKey: .criteria)
         scale = try container.decodeIfPresent(ScoringScale.self, forKey: .scale) ?? .binary

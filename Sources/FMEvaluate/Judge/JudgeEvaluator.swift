@@ -1,6 +1,6 @@
 import FMCore
 
-/// `judge`: a model scores the response on each dimension in one call (or pairwise against `expected`);
+/// `judge`: a model scores the response on each dimension in one call (or pairwise against `baseline`);
 /// every dimension becomes its own metric, `<name>.<dimension>` (just `<name>` for a single unnamed one).
 public struct JudgeEvaluator: Evaluator {
     /// The configuration.
@@ -33,8 +33,8 @@ public struct JudgeEvaluator: Evaluator {
         guard let response = subject.outputText else {
             return failAll("there is no response to judge" + (subject.error.map { " (the attempt ended in \($0))" } ?? ""))
         }
-        if config.pairwise && config.baseline == nil && subject.expected == nil {
-            return failAll("pairwise judging needs a baseline: give the judge a baseline or the case an expected value")
+        if config.pairwise && config.baseline == nil {
+            return brokenAll("pairwise judging needs a baseline: give the judge a baseline (the response to compare with)")
         }
         let builder = JudgePrompt(config: config)
         let schema: GenerationSchema

@@ -31,7 +31,7 @@ struct JudgePrompt {
             sections.append("## Instructions the model was given\n\(modelInstructions)")
         }
         sections.append("## Prompt\n\(subject.prompt)")
-        if config.pairwise, let baseline = config.baseline ?? subject.expected {
+        if config.pairwise, let baseline = config.baseline {
             sections.append("## Response A (baseline)\n\(OutputTarget.text(of: baseline))")
             sections.append("## Response B (candidate)\n\(response)")
         } else {

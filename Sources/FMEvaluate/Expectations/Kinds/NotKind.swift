@@ -41,7 +41,7 @@ public struct NotExpectation: ExpectationKind {
     public var problems: [String] { inner.problems.map { "not: \($0)" } }
 
     /// The inner expectation's judge engines.
-    public var judgeEngines: [String?] { inner.judgeEngines }
+    public var judgeEngines: [JudgeEngineChoice] { inner.judgeEngines }
 
     /// Whether the inner expectation needs the requested schema.
     public var needsRequestedSchema: Bool { inner.needsRequestedSchema }

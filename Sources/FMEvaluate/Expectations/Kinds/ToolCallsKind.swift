@@ -80,16 +80,16 @@ extension TrajectoryExpectation: ExpectationKind {
     }
 
     /// The judge engine, when a `naturalLanguage` matcher needs one.
-    public var judgeEngines: [String?] {
+    public var judgeEngines: [JudgeEngineChoice] {
         let usesJudge = (ordered.flatMap(\.calls) + unordered + disallowed)
             .flatMap(\.arguments)
             .contains { if case .naturalLanguage = $0.base { return true } else { return false } }
-        return usesJudge ? [judgeEngine] : []
+        return usesJudge ? [JudgeEngineChoice(name: judgeEngine)] : []
     }
 
     /// A `ToolCallsEvaluator`; only trajectories with `naturalLanguage` matchers set up a judge.
     public func evaluator(in environment: EvaluationEnvironment) -> any Evaluator {
-        let judge = judgeEngines.isEmpty ? nil : environment.judgeEngine(judgeEngine).map { ModelJudge(engine: $0) }
+        let judge = judgeEngines.isEmpty ? nil : environment.judgeEngine(JudgeEngineChoice(name: judgeEngine)).map { ModelJudge(engine: $0) }
         return ToolCallsEvaluator(self, judge: judge)
     }
 }
