@@ -29,6 +29,7 @@ public final class HistoryStore: ResultStore {
     /// Appends `run` (replacing an earlier save of the same run id: a resumed or retried run). Throws
     /// `ReportError` naming the file and what to do.
     public func save(_ run: RunResult) throws {
+        try ResultsFile.checkUniqueIDs(run.cases, in: "history \(location)")
         let database = try open()
         try guarded("record the run in") {
             try SQLiteError.retryingWhileBusy {

@@ -49,10 +49,23 @@ public enum ResultsFile {
             content = repaired
         }
         if let version = content["version"]?.intValue { try checkVersion(version, path: path) }
+        let result: RunResult
         do {
-            return try ContentDecoder.decode(RunResult.self, from: content)
+            result = try ContentDecoder.decode(RunResult.self, from: content)
         } catch {
             throw ReportError("\(path): not a valid fmeval results document: \(describe(error)); see docs/results-format.md")
+        }
+        try checkUniqueIDs(result.cases, in: path)
+        return result
+    }
+
+    /// Throws when two of `cases` share an id: a run's ids are unique, so such a file (written before ids were
+    /// checked, or edited) would let one verdict stand for another; `source` names the file in the message.
+    public static func checkUniqueIDs(_ cases: [CaseResult], in source: String) throws {
+        var seen: Set<String> = []
+        for item in cases where !seen.insert(item.id).inserted {
+            throw ReportError("\(source): case id '\(item.id)' appears more than once, so one verdict would hide another; "
+                + "rename the colliding suites or cases (fmeval validate names both places) and run them again")
         }
     }
 

@@ -148,7 +148,10 @@ public final class ResultsJournal: @unchecked Sendable {
         func decode<Value: Decodable>(_ type: Value.Type, from bytes: Data) throws -> Value {
             try ContentDecoder.decode(type, from: try GeneratedContent(json: String(decoding: bytes, as: UTF8.self)))
         }
-        if let result = try? decode(RunResult.self, from: data) { return (result.run, result.cases) }
+        if let result = try? decode(RunResult.self, from: data) {
+            try ResultsFile.checkUniqueIDs(result.cases, in: "--resume: \(path)")
+            return (result.run, result.cases)
+        }
         var run: RunInfo?
         var cases: [CaseResult] = []
         let lines = data.split(separator: 0x0a, omittingEmptySubsequences: true)
@@ -168,6 +171,7 @@ public final class ResultsJournal: @unchecked Sendable {
                 throw ReportError("--resume: \(path) line \(number + 1) is not a finished case: \(error)")
             }
         }
+        try ResultsFile.checkUniqueIDs(cases, in: "--resume: \(path)")
         return (run, cases)
     }
 }

@@ -23,6 +23,15 @@ import FMResults
         #expect(counts.first == [2, 2])
     }
 
+    @Test func aRunWithACaseIDTwiceIsNotStored() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "c", passes: false),
+                                        SyntheticCase(suite: "s", caseID: "c", passes: true)])
+        #expect(throws: ReportError.self) { try HistoryStore(path: path).save(run) }
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing is written for such a run")
+    }
+
     @Test func attemptsKeepMetricsViolationKeywordsUsageAndDuration() throws {
         let (folder, path) = try temporaryHistory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -43,6 +43,26 @@ import FMResults
         #expect(store.location == path)
     }
 
+    /// A file or journal holding one case id twice (written before ids were unique, or edited) is refused,
+    /// not read with the last verdict standing for both.
+    @Test func resultsWithACaseIDTwiceAreRefusedNamingTheID() throws {
+        var twice = run([.failed, .passed])
+        twice.cases[1].id = twice.cases[0].id
+        let path = folder.appendingPathComponent("twice.json").path
+        try ResultsFileStore(path: path).save(twice)
+        #expect(throws: ReportError.self) { try ResultsFile.load(path) }
+        do {
+            _ = try ResultsFile.load(path)
+        } catch let error as ReportError {
+            #expect(error.description.contains("twice.json: case id 's/c0' appears more than once"), "\(error)")
+        }
+        #expect(throws: ReportError.self) { try ResultsJournal.read(path: path) }
+        let journalPath = folder.appendingPathComponent("twice.jsonl").path
+        let journal = try ResultsJournal(path: journalPath, run: twice.run)
+        for result in twice.cases { try journal.append(ResultsJournal.encode(result), id: result.id) }
+        #expect(throws: ReportError.self) { try ResultsJournal.read(path: journalPath) }
+    }
+
     @Test func journalTextsAreReusedVerbatim() throws {
         let path = folder.appendingPathComponent("results.json").path
         let saved = run([.passed])
