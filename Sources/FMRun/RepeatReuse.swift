@@ -69,14 +69,3 @@ struct RepeatReuse {
         answered[request] = (index, outcome)
     }
 }
-
-extension ToolOutputSource {
-    /// Whether any output of this source comes from running a command (never reused: it may differ per call).
-    var runsCommand: Bool {
-        switch self {
-        case .text, .file: return false
-        case .command: return true
-        case .byArguments(let rules): return rules.contains { $0.output.runsCommand }
-        }
-    }
-}

@@ -179,10 +179,13 @@ public final class LanguageModelSession: @unchecked Sendable {
                         + "(\(String(call.arguments.jsonString.prefix(200)))); the tool was not called",
                     rawContent: call.arguments.stringValue ?? call.arguments.jsonString)
             }
-            let output = try tools.output(for: call)
+            let segment: Transcript.Segment
+            switch try tools.output(for: call) {
+            case .text(let text): segment = .text(.init(id: makeID("seg"), content: text))
+            case .structure(let content): segment = .structure(.init(id: makeID("seg"), source: call.name, content: content))
+            }
             updateStats { $0.toolCalls += 1 }
-            append(.toolOutput(.init(id: makeID("toolOutput"), toolName: call.name, toolCallID: call.id,
-                                     segments: [.text(.init(id: makeID("seg"), content: output))])))
+            append(.toolOutput(.init(id: makeID("toolOutput"), toolName: call.name, toolCallID: call.id, segments: [segment])))
         }
     }
 

@@ -9,7 +9,7 @@ func scriptedSession(_ steps: [ScriptStep], configuration: SessionConfiguration 
 }
 
 /// A tool named `name` taking `{city: string}` and answering `output`.
-func cityTool(_ name: String = "getCityInfo", output: ToolOutputSource = .text("Sunny, 21°C.")) throws -> SessionTool {
+func cityTool(_ name: String = "getCityInfo", output: ToolOutput = .text("Sunny, 21°C.")) throws -> SessionTool {
     let schema = try GenerationSchema(root: .init(.object(.init(properties: [.init(name: "city", node: .init(.string(.init())))]))))
     return SessionTool(definition: ToolDefinition(name: name, description: "Get information about a city.", parameters: schema),
                        output: output)

@@ -28,9 +28,9 @@ import FMSession
 }
 
 @Test func perArgumentOutputsPickTheMatchingRule() throws {
-    let rules = ToolOutputSource.byArguments([
-        ArgumentRule(when: ["city": "Paris"], output: .text("Paris: 18°C")),
-        ArgumentRule(when: nil, output: .text("unknown city")),
+    let rules = ToolOutput.byArguments([
+        ToolOutputRule(when: ["city": "Paris"], output: .text("Paris: 18°C")),
+        ToolOutputRule(when: nil, output: .text("unknown city")),
     ])
     let session = scriptedSession([.toolCalls([call(city: "Paris"), call(city: "Oslo")]), .text("ok")],
                                   configuration: SessionConfiguration(tools: [try cityTool(output: rules)]))
@@ -38,8 +38,27 @@ import FMSession
     #expect(StructuredTranscript(session.transcript).toolOutputs.map(\.text) == ["Paris: 18°C", "unknown city"])
 }
 
+/// A structured tool output is appended as a structure segment (Apple's shape), not as its JSON text;
+/// the model is shown its JSON.
+@Test func aStructuredOutputIsAStructureSegment() throws {
+    let forecast: GeneratedContent = ["city": "Paris", "celsius": 18]
+    let session = scriptedSession([.toolCalls([call(city: "Paris")]), .text("ok")],
+                                  configuration: SessionConfiguration(tools: [try cityTool(output: .structure(forecast))]))
+    _ = try session.respond(to: "Paris?")
+    let outputs = session.transcript.entries.compactMap { entry -> Transcript.ToolOutput? in
+        if case .toolOutput(let output) = entry { return output }
+        return nil
+    }
+    guard case .structure(let segment)? = outputs.first?.segments.first else {
+        Issue.record("expected a structure segment, got \(outputs)")
+        return
+    }
+    #expect(segment.content == forecast)
+    #expect(StructuredTranscript(session.transcript).toolOutputs.map(\.text) == [forecast.jsonString])
+}
+
 @Test func unmatchedArgumentsAndUnknownToolsFailTheCall() throws {
-    let rules = ToolOutputSource.byArguments([ArgumentRule(when: ["city": "Paris"], output: .text("x"))])
+    let rules = ToolOutput.byArguments([ToolOutputRule(when: ["city": "Paris"], output: .text("x"))])
     let session = scriptedSession([.toolCalls([call(city: "Rome")])], configuration: SessionConfiguration(tools: [try cityTool(output: rules)]))
     let unmatched = #expect(throws: ToolCallError.self) { try session.respond(to: "Rome?") }
     #expect(unmatched?.failureClass == .infrastructure, "a fixture without a rule for the arguments is the suite's fault")

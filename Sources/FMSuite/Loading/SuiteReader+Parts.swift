@@ -173,9 +173,9 @@ extension SuiteReader {
                 report(commandNode, "output command needs the program and its arguments, e.g. [python3, tools/weather.py]")
                 return nil
             }
-            let timeout = number(keys["timeoutSeconds"], "timeoutSeconds") ?? 30
+            let timeout = number(keys["timeoutSeconds"], "timeoutSeconds") ?? ToolCommand.defaultTimeout
             if !(timeout > 0) { report(keys["timeoutSeconds"] ?? node, "timeoutSeconds must be above 0") }
-            return .command(argv: argv, timeoutSeconds: timeout)
+            return .command(ToolCommand(argv: argv, timeoutSeconds: timeout))
         }
         report(node, "a tool output mapping needs one of json, file, command")
         return nil
