@@ -121,7 +121,27 @@ public struct CaseResult: Codable, Sendable {
     }
 }
 
-/// A case that was selected out of the run (`--filter`), listed so reports can show it as skipped.
+/// Why a case was not run: a fact that code reads, while `SkippedCase.reason` is only its display text.
+public enum SkipCause: Hashable, Sendable {
+    /// `--filter EXPRESSION` selected it out.
+    case filteredOut(expression: String)
+    /// `--fail-fast` stopped the run after the case `trigger` (its stable id) failed.
+    case failFast(trigger: String)
+    /// Read from a results file written before causes were recorded: only the reason text is known.
+    case unrecorded
+
+    /// The reason as people read it (`skipped[].reason` in the results).
+    public var reason: String? {
+        switch self {
+        case .filteredOut(let expression): return "selected out by --filter \(expression)"
+        case .failFast(let trigger): return "not run: --fail-fast stopped the run after \(trigger) failed"
+        case .unrecorded: return nil
+        }
+    }
+}
+
+/// A case that was not run (selected out by `--filter`, or left by `--fail-fast`), listed so reports can
+/// show it as skipped.
 public struct SkippedCase: Codable, Hashable, Sendable {
     /// Stable id, as on `CaseResult`.
     public var id: String
@@ -134,16 +154,61 @@ public struct SkippedCase: Codable, Hashable, Sendable {
     /// The case's tags.
     public var tags: [String]
     /// Why it was not run.
+    public var cause: SkipCause
+    /// Why it was not run, as display text (derived from `cause`; kept as read for older files).
     public var reason: String
 
     /// Creates a skipped-case entry.
-    public init(id: String, suite: String, caseID: String, variant: String?, tags: [String], reason: String) {
+    public init(id: String, suite: String, caseID: String, variant: String?, tags: [String], cause: SkipCause) {
         self.id = id
         self.suite = suite
         self.caseID = caseID
         self.variant = variant
         self.tags = tags
-        self.reason = reason
+        self.cause = cause
+        self.reason = cause.reason ?? ""
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, suite, caseID, variant, tags, reason, cause, filter, trigger }
+
+    /// Decodes the entry; `cause` (`filter` with `filter`, `failFast` with `trigger`) is absent in older files.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        suite = try container.decode(String.self, forKey: .suite)
+        caseID = try container.decode(String.self, forKey: .caseID)
+        variant = try container.decodeIfPresent(String.self, forKey: .variant)
+        tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+        reason = try container.decodeIfPresent(String.self, forKey: .reason) ?? ""
+        switch try container.decodeIfPresent(String.self, forKey: .cause) {
+        case "filter"?: cause = .filteredOut(expression: try container.decode(String.self, forKey: .filter))
+        case "failFast"?: cause = .failFast(trigger: try container.decode(String.self, forKey: .trigger))
+        case nil: cause = .unrecorded
+        case let other?:
+            throw DecodingError.dataCorruptedError(forKey: .cause, in: container,
+                                                   debugDescription: "unknown skip cause '\(other)'; expected filter or failFast")
+        }
+    }
+
+    /// Encodes the entry with its cause as `cause` and the cause's datum.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(suite, forKey: .suite)
+        try container.encode(caseID, forKey: .caseID)
+        try container.encodeIfPresent(variant, forKey: .variant)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(reason, forKey: .reason)
+        switch cause {
+        case .filteredOut(let expression):
+            try container.encode("filter", forKey: .cause)
+            try container.encode(expression, forKey: .filter)
+        case .failFast(let trigger):
+            try container.encode("failFast", forKey: .cause)
+            try container.encode(trigger, forKey: .trigger)
+        case .unrecorded:
+            break
+        }
     }
 }
 

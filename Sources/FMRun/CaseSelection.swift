@@ -37,9 +37,10 @@ enum CaseSelection {
     }
 
     /// The note for a shard that holds none of the `selected` cases (exit 0: normal in a CI matrix).
-    static func emptyShard(_ shard: Shard, selected: Int) -> String {
-        "--shard \(shard): none of the \(selected) selected case\(selected == 1 ? "" : "s") falls in this shard; nothing to run "
-            + "(an empty shard is normal when a CI matrix has more shards than cases, so this is not an error)"
+    static func emptyShard(_ shard: Shard, selected: Int) -> RunNote {
+        RunNote(.emptyShard, text: "--shard \(shard): none of the \(selected) selected case\(selected == 1 ? "" : "s") falls in "
+            + "this shard; nothing to run (an empty shard is normal when a CI matrix has more shards than cases, so this is "
+            + "not an error)")
     }
 
     /// Up to `limit` case ids closest to the filter's terms: best fuzzy-substring match first.

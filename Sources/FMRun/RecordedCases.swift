@@ -14,12 +14,14 @@ public enum RecordedCases {
 
     /// The note that `--engine`, `--model`, `--cassette` and `--engine-option` leave recorded cases
     /// alone (they are scored from their transcripts); nil when no such flag meets a recorded case.
-    static func flagNote(_ cases: [ExpandedCase], request: RunRequest) -> String? {
+    static func flagNote(_ cases: [ExpandedCase], request: RunRequest) -> RunNote? {
         let flags = request.engineFlagNames
         let recorded = cases.filter { $0.recorded != nil }
         guard !flags.isEmpty, !recorded.isEmpty else { return nil }
         let suites = Array(Set(recorded.map(\.suite))).sorted()
-        return "note: \(flags.joined(separator: ", ")) \(flags.count == 1 ? "does" : "do") not apply to the \(recorded.count) case\(recorded.count == 1 ? "" : "s") "
-            + "scored from recorded transcripts (\(suites.joined(separator: ", "))): no engine runs for them"
+        let text = "note: \(flags.joined(separator: ", ")) \(flags.count == 1 ? "does" : "do") not apply to the \(recorded.count) "
+            + "case\(recorded.count == 1 ? "" : "s") scored from recorded transcripts (\(suites.joined(separator: ", "))): "
+            + "no engine runs for them"
+        return RunNote(.flagsSkipRecordedCases, suites: suites, text: text)
     }
 }

@@ -63,8 +63,8 @@ public struct RunPlan {
     public var paths: [String]
     /// The runner options (a `--retry-errors` run keeps the earlier run's repeat and determinism check).
     public var options: RunnerOptions
-    /// Lines for standard output before the run: an empty shard.
-    public var notes: [String] = []
+    /// Notes for standard output before the run (an empty shard, engine flags some cases ignore).
+    public var notes: [RunNote] = []
     /// Lines for standard error before the run: rerun cases that the suites no longer define.
     public var warnings: [String] = []
     /// Set when a rerun finds nothing to redo (not an error): say it, run nothing, exit 0.
@@ -77,11 +77,6 @@ public struct RunPlan {
 
 /// Load → validate → select → resolve engines → run → write results: `fmeval run` without the terminal.
 public enum RunPipeline {
-    /// How the reason of each case `--fail-fast` did not run begins (`skipped[].reason` in the results).
-    public static let failFastReason = "not run: --fail-fast stopped the run"
-    /// How the reason of each case `--filter` selected out begins.
-    public static let filterReason = "selected out by --filter"
-
     /// Loads and validates the suites and selects cases; throws `RunnerError.invalidInput` listing every
     /// validation error (nothing runs when a suite is unusable), and when no case is selected by mistake:
     /// a folder without suites, a `--filter` matching nothing, rerun cases outside the selection.
@@ -160,7 +155,7 @@ public enum RunPipeline {
         if let expression = request.filter, request.rerun?.kind != .retryErrors {
             plan.skipped += filteredOut.map {
                 SkippedCase(id: $0.id, suite: $0.suite, caseID: $0.caseID, variant: $0.variant, tags: $0.tags,
-                            reason: "\(filterReason) \(expression)")
+                            cause: .filteredOut(expression: expression))
             }
         }
         return plan
@@ -290,20 +285,13 @@ public enum RunPipeline {
         CaseSelection.foldersWithoutSuites(paths)
     }
 
-    /// The case that stopped a `--fail-fast` run, read from a skipped entry's reason (nil for other skips).
-    public static func failFastTrigger(_ entry: SkippedCase) -> String? {
-        let prefix = failFastReason + " after ", suffix = " failed"
-        guard entry.reason.hasPrefix(prefix), entry.reason.hasSuffix(suffix) else { return nil }
-        return String(entry.reason.dropFirst(prefix.count).dropLast(suffix.count))
-    }
-
     /// The cases of `pending` that `--fail-fast` left unrun, as skipped entries naming the case that stopped it.
     static func notRun(_ pending: [ExpandedCase], finished: [CaseResult]) -> [SkippedCase] {
         guard finished.count < pending.count, let trigger = finished.first(where: { !$0.holdsRun }) else { return [] }
         let ran = Set(finished.map(\.id))
         return pending.filter { !ran.contains($0.id) }.map {
             SkippedCase(id: $0.id, suite: $0.suite, caseID: $0.caseID, variant: $0.variant, tags: $0.tags,
-                        reason: "\(failFastReason) after \(trigger.id) failed")
+                        cause: .failFast(trigger: trigger.id))
         }
     }
 

@@ -15,17 +15,17 @@ public enum ScriptedStandIns {
 
     /// The notes on what the engine flags do to cases written for an engine that owns case data: one for
     /// the stand-ins they leave on their script, one per suite whose cases they move to another engine.
-    static func flagNotes(_ cases: [ExpandedCase], request: RunRequest) -> [String] {
+    static func flagNotes(_ cases: [ExpandedCase], request: RunRequest) -> [RunNote] {
         let flags = request.engineFlagNames
         guard !flags.isEmpty else { return [] }
         let applies = flags.count == 1 ? "does" : "do"
-        var notes: [String] = []
+        var notes: [RunNote] = []
         let standIns = cases.filter(contains)
         if !standIns.isEmpty {
             let suites = Array(Set(standIns.map(\.suite))).sorted()
-            notes.append("note: \(flags.joined(separator: ", ")) \(applies) not apply to the \(standIns.count) case"
-                + "\(standIns.count == 1 ? "" : "s") that play Apple's model through a script (\(suites.joined(separator: ", "))): "
-                + "another engine would show its own model's behaviour")
+            notes.append(RunNote(.flagsSkipStandIns, suites: suites, text: "note: \(flags.joined(separator: ", ")) \(applies) "
+                + "not apply to the \(standIns.count) case\(standIns.count == 1 ? "" : "s") that play Apple's model through a "
+                + "script (\(suites.joined(separator: ", "))): another engine would show its own model's behaviour"))
         }
         var moved: [String: (first: ExpandedCase, engine: String, count: Int)] = [:]
         var order: [String] = []
@@ -39,9 +39,10 @@ public enum ScriptedStandIns {
         for suite in order {
             guard let (first, engine, count) = moved[suite] else { continue }
             let written = (first.engineSpec.location ?? first.location).description
-            notes.append("note: \(flags.joined(separator: ", ")) run\(flags.count == 1 ? "s" : "") the \(count) case"
-                + "\(count == 1 ? "" : "s") of suite '\(suite)' on engine '\(engine)', not on '\(first.engineSpec.name)' (\(written)): "
-                + "their `script:` is not played, and known issues that rely on it may reproduce for another reason")
+            notes.append(RunNote(.flagsReplaceScriptedEngine, suites: [suite], text: "note: \(flags.joined(separator: ", ")) "
+                + "run\(flags.count == 1 ? "s" : "") the \(count) case\(count == 1 ? "" : "s") of suite '\(suite)' on engine "
+                + "'\(engine)', not on '\(first.engineSpec.name)' (\(written)): their `script:` is not played, and known issues "
+                + "that rely on it may reproduce for another reason"))
         }
         return notes
     }

@@ -191,7 +191,7 @@ struct RunCommand: Command {
             // Every empty path is refused before any folder is made for the others.
             for (path, flag) in outputs where path.isEmpty { try OutputPaths.check(path, flag: flag) }
             for (path, flag) in outputs { try OutputPaths.check(path, flag: flag) }
-            for note in plan.notes { print(note) }
+            for note in plan.notes { print(note.text) }
             print(header(plan, request: request))
             let environment = ProcessInfo.processInfo.environment
             let mode = LiveProgress.Mode.detect(environment: environment, isTerminal: Terminal.isTerminal)
@@ -259,15 +259,20 @@ struct RunCommand: Command {
                 line += " (the error cases of \(rerun.path); its other cases are kept as they were)"
             }
         }
-        let filtered = plan.skipped.filter { $0.reason.hasPrefix(RunPipeline.filterReason) }.count
+        let filtered = plan.skipped.filter {
+            if case .filteredOut = $0.cause { return true } else { return false }
+        }.count
         if filtered > 0 && request.rerun?.kind != .retryErrors { line += ", \(filtered) skipped by --filter" }
         return line
     }
 
     /// After a `--fail-fast` run that stopped early: which case stopped it and how many did not run.
     static func printNotRun(_ result: RunResult, resultsPath: String) {
-        let notRun = result.skipped.filter { RunPipeline.failFastTrigger($0) != nil }
-        guard let trigger = notRun.first.flatMap(RunPipeline.failFastTrigger) else { return }
+        let triggers = result.skipped.compactMap { entry -> String? in
+            if case .failFast(let trigger) = entry.cause { return trigger } else { return nil }
+        }
+        guard let trigger = triggers.first else { return }
+        let notRun = triggers
         print("Stopped by --fail-fast after \(trigger) failed: \(notRun.count) case\(notRun.count == 1 ? "" : "s") not run "
               + "(listed as skipped; run them with --resume \(resultsPath))")
     }

@@ -13,7 +13,7 @@ private func craftedPair() -> (RunResult, RunResult) {
         sampleCase("s", "same", [.passed, .failed], gate: gate),
         sampleCase("s", "gone", [.passed]),
         sampleCase("s", "now-skipped", [.passed]),
-    ], skipped: [SkippedCase(id: "s/was-skipped", suite: "s", caseID: "was-skipped", variant: nil, tags: [], reason: "filter")])
+    ], skipped: [SkippedCase(id: "s/was-skipped", suite: "s", caseID: "was-skipped", variant: nil, tags: [], cause: .filteredOut(expression: "tag:x"))])
     let current = RunResult(run: sampleInfo(), cases: [
         sampleCase("s", "regressed", [.error]),
         sampleCase("s", "fixed", [.passed]),
@@ -22,7 +22,7 @@ private func craftedPair() -> (RunResult, RunResult) {
         sampleCase("s", "brand-new-bad", [.failed]),
         sampleCase("s", "brand-new-good", [.passed]),
         sampleCase("s", "was-skipped", [.failed]),
-    ], skipped: [SkippedCase(id: "s/now-skipped", suite: "s", caseID: "now-skipped", variant: nil, tags: [], reason: "filter")])
+    ], skipped: [SkippedCase(id: "s/now-skipped", suite: "s", caseID: "now-skipped", variant: nil, tags: [], cause: .filteredOut(expression: "tag:x"))])
     return (baseline, current)
 }
 

@@ -40,7 +40,7 @@ func junitForSingleOutcomeRunsValidates(outcome: AttemptOutcome) throws {
     #expect(xml.contains("<testcase name=\"flaky-ok\" classname=\"city-info\" time=\"0.500\"/>"))
     #expect(xml.contains("<failure message=\"10/20 attempts failed; toolCalls.allPass: unexpected call getCityInfo(city: Paris) (10 attempts)\" type=\"failed\">"))
     #expect(xml.contains("<error message=\"LanguageModelError.timeout: engine timed out after 30 s &lt;&amp;&gt;\" type=\"LanguageModelError.timeout\">"))
-    #expect(xml.contains("<skipped message=\"--filter tag:adversarial\"></skipped>"))
+    #expect(xml.contains("<skipped message=\"selected out by --filter tag:adversarial\"></skipped>"))
     #expect(xml.contains("flaky-ok: flaky; 19/20 attempts passed (95.0%, 95% CI 76.4%–99.1%); gate minPassRate 0.9 holds"))
     #expect(xml.contains("<property name=\"fmeval.model.sha256\" value=\"ab12\"/>"))
     #expect(xml.contains("<property name=\"fmeval.cpu\" value=\"Test CPU &lt;x86&gt;\"/>"))

@@ -77,7 +77,7 @@ func sampleRun() -> RunResult {
         sampleCase("hostile <suite> & co", hostileText, [.failed], text: hostileText),
     ]
     let skipped = [SkippedCase(id: "city-info/london", suite: "city-info", caseID: "london", variant: nil, tags: [],
-                               reason: "--filter tag:adversarial")]
+                               cause: .filteredOut(expression: "tag:adversarial"))]
     let summary = ClassificationSummary(labels: ["positive", "negative", "<neutral>"], observations: [
         ClassificationObservation(expected: "positive", predicted: "positive"),
         ClassificationObservation(expected: "positive", predicted: "negative"),

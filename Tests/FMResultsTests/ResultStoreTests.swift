@@ -63,6 +63,19 @@ import FMResults
         #expect(throws: ReportError.self) { try ResultsJournal.read(path: journalPath) }
     }
 
+    /// Why a case was skipped is a fact (`cause`) read back as written; files written before causes keep
+    /// their reason text.
+    @Test func skipCausesRoundTripAndOlderFilesKeepTheirReason() throws {
+        for cause in [SkipCause.filteredOut(expression: "tag:slow"), .failFast(trigger: "s/c0")] {
+            let entry = SkippedCase(id: "s/c1", suite: "s", caseID: "c1", variant: nil, tags: [], cause: cause)
+            let read = try ContentDecoder.decode(SkippedCase.self, from: try GeneratedContent(json: try ContentEncoder.jsonText(entry)))
+            #expect(read == entry && read.reason == cause.reason)
+        }
+        let older = #"{"id": "s/c1", "suite": "s", "caseID": "c1", "tags": [], "reason": "selected out by --filter tag:slow"}"#
+        let read = try ContentDecoder.decode(SkippedCase.self, from: try GeneratedContent(json: older))
+        #expect(read.cause == .unrecorded && read.reason == "selected out by --filter tag:slow")
+    }
+
     @Test func journalTextsAreReusedVerbatim() throws {
         let path = folder.appendingPathComponent("results.json").path
         let saved = run([.passed])

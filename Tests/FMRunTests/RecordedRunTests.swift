@@ -52,7 +52,8 @@ private func resultsPath() throws -> String {
     request.engine = "openai"
     request.model = "smollm2"
     let plan = try RunPipeline.plan(request)
-    #expect(plan.notes == ["note: --engine, --model do not apply to the 9 cases scored from recorded transcripts (recorded-device-transcripts): no engine runs for them"])
+    #expect(plan.notes.map(\.text) == ["note: --engine, --model do not apply to the 9 cases scored from recorded transcripts (recorded-device-transcripts): no engine runs for them"])
+    #expect(plan.notes.map(\.kind) == [.flagsSkipRecordedCases] && plan.notes.first?.suites == ["recorded-device-transcripts"])
     #expect(plan.cases.allSatisfy { EngineResolution.resolve($0, request: request).configuration.name == "recorded" })
 }
 
