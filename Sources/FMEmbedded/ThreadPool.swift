@@ -9,7 +9,9 @@ import FMKernels
 ///
 /// `run` hands the same body to every thread (the caller is thread 0); inside it, threads split
 /// work by index and meet at `barrier()`. Idle workers spin briefly, then sleep on a condition
-/// variable, so a pool between requests costs no CPU. One `run` at a time (the engine serializes).
+/// variable, so a pool between requests costs no CPU. One `run` at a time (the engine serializes): a run
+/// started while another is in progress, on any thread, stops the process with a message, since the two
+/// would share one body slot and one set of barriers.
 /// Every thread of a run computes at the pool's kernel level (the C library's level is per thread).
 // @unchecked Sendable: `workers` changes only in `init` and is read only in `deinit`; `run` is called one at a time.
 public final class ThreadPool: @unchecked Sendable {
@@ -63,6 +65,8 @@ public final class ThreadPool: @unchecked Sendable {
     /// Runs `body(index)` on every thread, index 0 on the caller, and returns when all are done. The
     /// caller computes at the pool's kernel level during the run and at its own level again after it.
     public func run(_ body: (Int) -> Void) {
+        shared.enter()
+        defer { shared.leave() }
         let callerLevel = fmk_thread_level()
         fmk_set_level(kernelLevel.rawValue)
         defer { fmk_set_level(callerLevel) }
@@ -136,11 +140,12 @@ private final class PoolShared: @unchecked Sendable {
     private var arrivals: UnsafeMutablePointer<Int64> { counters + 2 * Self.line }
     private var epoch: UnsafeMutablePointer<Int64> { counters + 3 * Self.line }
     private var stopping: UnsafeMutablePointer<Int64> { counters + 4 * Self.line }
+    private var running: UnsafeMutablePointer<Int64> { counters + 5 * Self.line }
 
     init(threadCount: Int) {
         activeThreads = threadCount
-        counters = .allocate(capacity: 5 * Self.line)
-        counters.initialize(repeating: 0, count: 5 * Self.line)
+        counters = .allocate(capacity: 6 * Self.line)
+        counters.initialize(repeating: 0, count: 6 * Self.line)
         body = .allocate(capacity: 1)
         body.initialize(to: nil)
     }
@@ -150,6 +155,17 @@ private final class PoolShared: @unchecked Sendable {
         body.deallocate()
         counters.deallocate()
     }
+
+    /// Marks a run as in progress; stops the process when one already is (the pool is not re-entrant).
+    func enter() {
+        guard fmk_atomic_add(running, 1) == 1 else {
+            fatalError("ThreadPool.run was called while another run of the same pool was in progress; "
+                + "a pool runs one body at a time (serialize the callers, or give each its own pool)")
+        }
+    }
+
+    /// Marks the run as finished.
+    func leave() { fmk_atomic_add(running, -1) }
 
     func start(_ work: @escaping (Int) -> Void) {
         body.pointee = work

@@ -99,7 +99,10 @@ extension ReplayMiss: ClassifiedError {
 }
 
 /// One engine instance shared by every attempt.
-// @unchecked Sendable: `shared` is immutable and is an embedded or replay engine, which serialize their own calls.
+// @unchecked Sendable: both stored properties are immutable; the shared engine (embedded, openai, replay,
+// system) makes its own calls thread-safe: the embedded engine decodes concurrent requests together under its
+// scheduler, openai guards its state with a lock, replay moves its cursor under a lock, and the system engine
+// answers each call with a fresh LanguageModelSession, keeping no state between calls.
 final class SharedEngineProvider: EngineProvider, @unchecked Sendable {
     let shared: LanguageModelEngine
     /// Whether the engine answers identical greedy requests identically (the embedded engine).

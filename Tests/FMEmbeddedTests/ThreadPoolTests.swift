@@ -130,4 +130,15 @@ private func spin(_ amount: Int) -> Int {
             #expect((0..<threads).allSatisfy { sums[$0] == expected }, "round \(round)")
         }
     }
+
+    /// A run started inside another run of the same pool would share its body slot and barriers: the pool
+    /// stops the process with a message instead of racing.
+    @Test func aRunInsideARunStopsTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            let pool = ThreadPool(threadCount: 2)
+            pool.run { index in
+                if index == 0 { pool.run { _ in } }
+            }
+        }
+    }
 }

@@ -3,6 +3,8 @@ import Foundation
 
 /// The `openai` engine: each request goes to an OpenAI-compatible chat-completions server (see
 /// docs/engines.md). Thread-safe; at most `settings.maxConcurrency` requests are in flight at once.
+// @unchecked Sendable: `metrics`, the only mutable state, is read and written only under `lock`; the client,
+// the semaphore and the settings are immutable references to thread-safe objects or values.
 public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
     /// Timings and server facts of the most recent call.
     public struct CallMetrics: Sendable, Hashable {

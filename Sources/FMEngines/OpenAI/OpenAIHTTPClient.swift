@@ -5,6 +5,8 @@ import FoundationNetworking
 
 /// A synchronous HTTP(S) POST over `URLSession`: the body arrives chunk by chunk on the caller's
 /// thread (so streamed events are handled there), within one overall deadline.
+// @unchecked Sendable: both stored properties are immutable; `URLSession` is thread-safe and `TaskTable`
+// guards its dictionary with its lock.
 public final class OpenAIHTTPClient: @unchecked Sendable {
     /// The outcome of one exchange whose status was 2xx.
     public struct Exchange: Sendable {
@@ -212,6 +214,7 @@ private final class TaskState: @unchecked Sendable {
 }
 
 /// Task identifier → state, shared by the client and its session delegate.
+// @unchecked Sendable: `states` is read and written only under `lock`.
 private final class TaskTable: @unchecked Sendable {
     private let lock = NSLock()
     private var states: [Int: TaskState] = [:]
@@ -222,6 +225,8 @@ private final class TaskTable: @unchecked Sendable {
 }
 
 /// Routes URL session callbacks to each task's state.
+// @unchecked Sendable: its one stored property is immutable (and `TaskTable` is thread-safe); URLSession
+// calls it on its delegate queue, one callback at a time.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let tasks: TaskTable
 
