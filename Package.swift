@@ -57,14 +57,16 @@ let package = Package(
         // Run-history benchmark: recording a 10,000-case run, the trend query over 100 runs (see Sources/fmeval-bench-history).
         .executableTarget(name: "fmeval-bench-history", dependencies: ["FMHistory", "FMResults", "FMEvaluate", "FMCore"]),
 
-        .testTarget(name: "FMCoreTests", dependencies: ["FMCore"]),
+        .testTarget(name: "FMCoreTests", dependencies: ["FMCore", "TestSupport"]),
         .testTarget(name: "FMGrammarTests", dependencies: ["FMGrammar", "FMCore"]),
         .testTarget(name: "FMEmbeddedTests", dependencies: ["FMEmbedded", "FMKernels", "FMCore"]),
         .testTarget(name: "FMSessionTests", dependencies: ["FMSession", "FMEngines", "FMCore"]),
         // A loopback HTTP server for fault tests, shared by the engine's and the CLI's tests.
         .target(name: "FaultServer", path: "Tests/FaultServer"),
+        // Helpers every test target may share: deadline polling, process checks.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "OpenAIEngineTests", dependencies: ["FMEngines", "FMSession", "FMEmbedded", "FMCore", "FaultServer"]),
-        .testTarget(name: "FMEvaluateTests", dependencies: ["FMEvaluate", "FMCore"]),
+        .testTarget(name: "FMEvaluateTests", dependencies: ["FMEvaluate", "FMCore", "TestSupport"]),
         .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore"]),
         .testTarget(name: "FMResultsTests", dependencies: ["FMResults", "FMEvaluate", "FMCore"]),
         .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMResults", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"],
@@ -73,7 +75,8 @@ let package = Package(
         .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore"]),
         // Uses FMEval exactly as an app's test target would (only `import FMEval`).
         .testTarget(name: "FMEvalLibraryTests", dependencies: ["FMEval"]),
-        .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport", "FMResults", "FaultServer"], exclude: ["fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport", "FMResults", "FaultServer", "TestSupport"],
+                    exclude: ["fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

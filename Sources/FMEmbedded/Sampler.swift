@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FMCore
 
 /// How the next token is chosen from the logits.
 public enum SamplingMode: Sendable, Equatable {
@@ -31,21 +32,6 @@ public struct SamplingParameters: Sendable, Equatable {
         self.mode = mode
         self.temperature = temperature
         self.seed = seed
-    }
-}
-
-/// A small, fast, seedable random generator (SplitMix64).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    /// Starts the sequence at `seed`.
-    public init(seed: UInt64) { state = seed }
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

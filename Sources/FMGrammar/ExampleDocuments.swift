@@ -8,24 +8,18 @@ import FMCore
 public struct ExampleDocuments {
     /// The schema whose instances are made.
     public let schema: GenerationSchema
-    private var state: UInt64
+    private var random: SplitMix64
     /// Sample string values.
     public static let sampleTexts = ["Mittens", "Sir \"Prickles\"", "naps\nand snacks", "café ☀️", "", "back\\slash", "tab\there"]
 
     /// A generator for `schema` seeded with `seed`.
     public init(schema: GenerationSchema, seed: UInt64) {
         self.schema = schema
-        state = seed
+        random = SplitMix64(seed: seed)
     }
 
-    /// A random number (SplitMix64).
-    private mutating func nextRandom() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
+    /// A random number.
+    private mutating func nextRandom() -> UInt64 { random.next() }
 
     private mutating func integer(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(nextRandom() % UInt64(range.upperBound - range.lowerBound + 1))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A one-case scripted suite in `folder` (named `name.yaml`) that needs no model; `tool` adds a command
 /// tool that the case calls first.
@@ -38,27 +39,6 @@ private func startFMEval(_ arguments: [String], in folder: URL) throws -> Proces
     return process
 }
 
-/// The pid a command tool wrote to `file`, waiting up to a minute for it.
-private func pidFrom(_ file: URL) -> pid_t? {
-    let deadline = Date().addingTimeInterval(60)
-    while Date() < deadline {
-        if let text = try? String(contentsOf: file, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-            return pid
-        }
-        usleep(50_000)
-    }
-    return nil
-}
-
-/// Whether `pid` is gone (a zombie counts as gone), waiting up to three seconds.
-private func hasEnded(_ pid: pid_t) -> Bool {
-    for _ in 0 ..< 60 {
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        if kill(pid, 0) != 0 || stat.contains(") Z ") { return true }
-        usleep(50_000)
-    }
-    return false
-}
 
 /// Every output flag with a one-character relative path: Foundation's `deletingLastPathComponent`
 /// trapped (SIGILL, status 132) on each of these before the paths went through `FilePaths`.
@@ -125,7 +105,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     try quickSuite(in: folder, tool: "echo $$ > tool.pid; trap '' TERM; exec sleep 60")
     let first = try startFMEval(["run", "quick.yaml", "--out", "out", "--no-history"], in: folder)
-    let tool = try #require(pidFrom(folder.appendingPathComponent("tool.pid")), "the tool never started")
+    let tool = try #require(pid(writtenTo: folder.appendingPathComponent("tool.pid").path, within: 60), "the tool never started")
 
     let second = try runFMEval(["run", "quick.yaml", "--out", "out", "--no-history"], environment: ["CI": "true"], directory: folder)
     #expect(second.status == 2, "\(second.stderr)")
@@ -133,7 +113,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
 
     kill(first.processIdentifier, SIGKILL)
     first.waitUntilExit()
-    let toolEnded = hasEnded(tool)
+    let toolEnded = processEnds(tool, within: 3)
     #expect(toolEnded, "the command tool \(tool) outlived fmeval killed with SIGKILL")
     if !toolEnded { kill(tool, SIGKILL) }
 
@@ -162,8 +142,8 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
     try quickSuite(in: folder, tool: tool)
     let result = try runFMEval(["run", "quick.yaml", "--out", "out", "--no-history"], environment: ["CI": "true"], directory: folder)
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-    let daemon = try #require(pidFrom(folder.appendingPathComponent("daemon.pid")))
-    let ended = hasEnded(daemon)
+    let daemon = try #require(pid(writtenTo: folder.appendingPathComponent("daemon.pid").path, within: 60))
+    let ended = processEnds(daemon, within: 3)
     #expect(ended, "the tool's setsid daemon \(daemon) outlived the run")
     if !ended { kill(daemon, SIGKILL) }
 }

@@ -1,27 +1,6 @@
 import Foundation
 import Testing
-
-/// Reads a pid a command tool wrote to `file`, waiting up to a minute for it to appear.
-private func awaitPid(_ file: String) -> pid_t? {
-    let deadline = Date().addingTimeInterval(60)
-    while Date() < deadline {
-        if let text = try? String(contentsOfFile: file, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-            return pid
-        }
-        usleep(50_000)
-    }
-    return nil
-}
-
-/// Whether `pid` is gone (a zombie counts as gone), waiting up to two seconds for it to go.
-private func isGone(_ pid: pid_t) -> Bool {
-    for _ in 0 ..< 40 {
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        if kill(pid, 0) != 0 || stat.contains(") Z ") { return true }
-        usleep(50_000)
-    }
-    return false
-}
+import TestSupport
 
 /// SIGINT exits 130 and SIGTERM 143; either ends the running tool's whole process group and keeps the
 /// finished cases in the journal.
@@ -56,17 +35,17 @@ func aStopSignalEndsTheToolsWholeProcessGroupAndKeepsTheFinishedCases(signal: In
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let child = try #require(awaitPid(folder.appendingPathComponent("child.pid").path), "the tool never started")
-    let grandchild = try #require(awaitPid(folder.appendingPathComponent("grandchild.pid").path), "the tool's sleeper never started")
+    let child = try #require(pid(writtenTo: folder.appendingPathComponent("child.pid").path, within: 60), "the tool never started")
+    let grandchild = try #require(pid(writtenTo: folder.appendingPathComponent("grandchild.pid").path, within: 60), "the tool's sleeper never started")
     let started = Date()
     kill(process.processIdentifier, signal)
     process.waitUntilExit()
     print("fmeval exited \(Date().timeIntervalSince(started)) s after signal \(signal)")
     #expect(process.terminationReason == .exit && process.terminationStatus == status)
-    let childGone = isGone(child), grandchildGone = isGone(grandchild)
+    let childGone = processEnds(child, within: 2), grandchildGone = processEnds(grandchild, within: 2)
     #expect(childGone, "the tool's shell \(child) outlived fmeval")
     #expect(grandchildGone, "the tool's background sleeper \(grandchild) outlived fmeval")
-    for pid in [child, grandchild] where !isGone(pid) { kill(pid, SIGKILL) }
+    for pid in [child, grandchild] where processIsRunning(pid) { kill(pid, SIGKILL) }
     let journal = try String(contentsOfFile: json + "l", encoding: .utf8)
     #expect(journal.contains(#""caseID":"first""#) && journal.contains(#""caseID":"second""#), "the finished cases are in the journal")
     #expect(!journal.contains(#""caseID":"sleeps""#), "the interrupted case is not")

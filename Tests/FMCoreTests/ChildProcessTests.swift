@@ -1,16 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FMCore
 
 /// A child environment with just a PATH.
 private let plain = ["PATH": "/usr/bin:/bin"]
 
 /// Whether process `pid` still exists (a zombie counts as gone: it no longer runs).
-private func isRunning(_ pid: pid_t) -> Bool {
-    guard kill(pid, 0) == 0 else { return false }
-    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-    return !stat.contains(") Z ")
-}
 
 /// Runs `script` under `sh -c` with `request`'s other settings.
 private func shell(_ script: String, stdin: Data? = nil, environment: [String: String] = plain, timeout: Double? = 10,
@@ -27,8 +23,7 @@ private func shell(_ script: String, stdin: Data? = nil, environment: [String: S
     #expect(outcome.timedOut)
     #expect(outcome.signal == SIGKILL)
     let sleeper = try #require(pid_t(String(decoding: outcome.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
-    usleep(50_000)
-    #expect(!isRunning(sleeper), "the background child of a timed-out command must be gone")
+    #expect(processEnds(sleeper, within: 5), "the background child of a timed-out command must be gone")
 }
 
 @Test func whatAFinishedCommandLeftRunningIsEnded() throws {
@@ -37,8 +32,7 @@ private func shell(_ script: String, stdin: Data? = nil, environment: [String: S
     print("command with a leftover child returned after \(Date().timeIntervalSince(started)) s")
     #expect(!outcome.timedOut && outcome.status == 0)
     let sleeper = try #require(pid_t(String(decoding: outcome.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
-    usleep(50_000)
-    #expect(!isRunning(sleeper))
+    #expect(processEnds(sleeper, within: 5))
 }
 
 @Test func parallelChildrenInheritNoPipesOfEachOther() throws {
@@ -184,9 +178,8 @@ private func shell(_ script: String, stdin: Data? = nil, environment: [String: S
     #expect(outcome.timedOut)
     let text = String(decoding: outcome.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     let escaped = try #require(pid_t(text), "the setsid child did not report its pid: '\(text)'")
-    for _ in 0 ..< 40 where isRunning(escaped) { usleep(50_000) }
-    #expect(!isRunning(escaped), "the setsid child \(escaped) outlived its timed-out command")
-    if isRunning(escaped) { kill(escaped, SIGKILL) }
+    #expect(processEnds(escaped, within: 2), "the setsid child \(escaped) outlived its timed-out command")
+    if processIsRunning(escaped) { kill(escaped, SIGKILL) }
 }
 
 /// Strings gathered from parallel work.

@@ -9,23 +9,17 @@ struct DifferentialGenerator {
         case null, bool(Bool), number(String), string(String), array([Value]), object([(String, Value)])
     }
 
-    private var state: UInt64
+    private var random: SplitMix64
     /// The schema's definitions by name (`#` is the root), while an instance is generated.
     private var definitions: [String: GeneratedContentNode] = [:]
 
     /// A schema node as the generator builds it: keywords to values (`Literal` numbers, nested nodes).
     typealias GeneratedContentNode = [String: Any]
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     /// SplitMix64.
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func next() -> UInt64 { random.next() }
 
     private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }

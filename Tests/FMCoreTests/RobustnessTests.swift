@@ -1,17 +1,6 @@
 import Testing
 @testable import FMCore
 
-/// A small deterministic generator (SplitMix64) so failures reproduce.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Characters that tend to break JSON structure when inserted.
 private let noise: [Character] = ["{", "}", "[", "]", ",", ":", "\"", "\\", "-", "0", "9", "e", ".", "t", "n", " ", "\n", "é", "😀", "#", "$", "u"]
@@ -19,7 +8,7 @@ private let noise: [Character] = ["{", "}", "[", "]", ",", ":", "\"", "\\", "-",
 @Test(arguments: referenceSchemaNames + ["test_transcript", "test_transcript_full"])
 func mutatedReferenceFilesNeverTrap(name: String) throws {
     let original = Array(try referenceText(name))
-    var random = SplitMix(state: UInt64(name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
+    var random = SplitMix64(seed: UInt64(name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
     var parsed = 0
     for _ in 0..<400 {
         var text = original

@@ -1,3 +1,4 @@
+import FMCore
 import FMEmbedded
 import FMKernels
 import Foundation

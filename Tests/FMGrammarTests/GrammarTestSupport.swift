@@ -21,17 +21,6 @@ enum ReferenceSchemas {
     }
 }
 
-/// A deterministic pseudo-random generator (SplitMix64) so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 /// A small byte-level vocabulary shaped like a BPE one: every single byte, JSON punctuation runs,
 /// spaced variants, words and digit runs, plus two special tokens (id 0 ends generation).
@@ -58,7 +47,7 @@ enum SyntheticVocabulary {
 }
 
 /// Splits `bytes` into vocabulary tokens at random (any token that is a prefix of the rest).
-func randomTokenization(_ bytes: [UInt8], vocabulary: TokenVocabulary, using random: inout SeededGenerator) -> [Int] {
+func randomTokenization(_ bytes: [UInt8], vocabulary: TokenVocabulary, using random: inout SplitMix64) -> [Int] {
     var result: [Int] = []
     var position = 0
     while position < bytes.count {

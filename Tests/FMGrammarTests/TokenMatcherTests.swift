@@ -25,7 +25,7 @@ import Testing
         let schema = try ReferenceSchemas.load(name)
         let grammar = try Grammar.json(schema: schema)
         let table = TokenTable(grammar: grammar, vocabulary: SyntheticVocabulary.make())
-        var random = SeededGenerator(state: 42)
+        var random = SplitMix64(seed: 42)
         var finished = 0
         for walk in 0..<6 {
             let matcher = TokenMatcher(table: table)
@@ -58,7 +58,7 @@ import Testing
         let schema = try ReferenceSchemas.load(name)
         let table = TokenTable(grammar: try Grammar.json(schema: schema), vocabulary: SyntheticVocabulary.make())
         var samples = ExampleDocuments(schema: schema, seed: 3)
-        var random = SeededGenerator(state: 99)
+        var random = SplitMix64(seed: 99)
         let matcher = TokenMatcher(table: table)
         for _ in 0..<20 {
             matcher.reset()

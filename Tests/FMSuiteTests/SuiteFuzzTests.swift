@@ -1,22 +1,12 @@
+import FMCore
 import Foundation
 import Testing
 @testable import FMSuite
 
-/// SplitMix64: a small deterministic generator so every run fuzzes the same inputs.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// One seeded mutation of `text`: truncation, a byte flip, an indentation change, a duplicated line
 /// (duplicate keys), a deleted line or two swapped lines.
-func mutate(_ text: String, using random: inout SeededGenerator) -> String {
+func mutate(_ text: String, using random: inout SplitMix64) -> String {
     var bytes = Array(text.utf8)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let structural = Array(":-# \t\n\"'[]{},&*!|>?%@`\\".utf8)
@@ -63,7 +53,7 @@ func isLocated(_ diagnostic: Diagnostic, lineCount: [String: Int]) -> Bool {
     let suites = try SuiteLoader.suiteFiles(in: [suitePackageRoot.appendingPathComponent("suites").path]).files
         .map { ($0, try String(contentsOfFile: $0, encoding: .utf8)) }
     try #require(suites.count >= 3)
-    var random = SeededGenerator(state: 0xF00D_5EED)
+    var random = SplitMix64(seed: 0xF00D_5EED)
     var inputs = 0, failing = 0, unlocated: [String] = []
     for round in 0..<700 {
         for (file, original) in suites {
@@ -85,7 +75,7 @@ func isLocated(_ diagnostic: Diagnostic, lineCount: [String: Int]) -> Bool {
 
 @Test func fuzzedJSONNeverCrashesAndErrorsAreLocated() throws {
     let files = ["fixtures/schemas/ticket.json", "fixtures/datasets/sentiment.jsonl"]
-    var random = SeededGenerator(state: 42)
+    var random = SplitMix64(seed: 42)
     var inputs = 0
     for path in files {
         let original = try String(contentsOf: suitePackageRoot.appendingPathComponent(path), encoding: .utf8)

@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 import Testing
 @testable import FMSuite
@@ -197,7 +198,7 @@ private func isLocated(_ diagnostic: Diagnostic, in document: String) -> Bool {
 
 @Test(.enabled(if: pyyamlRunnable, "needs python3 with PyYAML (set FMEVAL_REQUIRE_TOOLS=1 to require it)"))
 func generatedDocumentsParseToPyYAMLsValues() throws {
-    var generator = YAMLDocumentGenerator(random: SeededGenerator(state: 0x5EED_7A41))
+    var generator = YAMLDocumentGenerator(random: SplitMix64(seed: 0x5EED_7A41))
     let documents = (0..<3_000).map { _ in generator.document() }
     let started = Date()
     let ours = documents.map(ourVerdict)
@@ -223,8 +224,8 @@ func generatedDocumentsParseToPyYAMLsValues() throws {
 
 @Test(.enabled(if: pyyamlRunnable, "needs python3 with PyYAML (set FMEVAL_REQUIRE_TOOLS=1 to require it)"))
 func mutatedDocumentsAgreeWithPyYAMLOrAreRejectedWithALocation() throws {
-    var generator = YAMLDocumentGenerator(random: SeededGenerator(state: 0xBAD_5EED))
-    var random = SeededGenerator(state: 0x0DD_BA11)
+    var generator = YAMLDocumentGenerator(random: SplitMix64(seed: 0xBAD_5EED))
+    var random = SplitMix64(seed: 0x0DD_BA11)
     let documents = (0..<2_000).map { _ in mutate(generator.document(), using: &random) }
     let ours = documents.map(ourVerdict)
     let theirs = try pyyamlVerdicts(documents)

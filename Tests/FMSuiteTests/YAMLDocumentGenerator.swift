@@ -1,3 +1,5 @@
+import FMCore
+
 /// A seeded generator of YAML documents inside fmeval's subset, for the differential test against PyYAML.
 ///
 /// Every document it writes is valid YAML 1.2 that our parser must accept. PyYAML implements YAML 1.1;
@@ -7,7 +9,7 @@
 /// U+0085, U+2028 and U+2029 (line breaks in 1.1), and plain words start with a letter.
 struct YAMLDocumentGenerator {
     /// The random source.
-    var random: SeededGenerator
+    var random: SplitMix64
 
     /// Letters a plain word may start with.
     static let firstLetters = Array("abcdeghijklmpqrsuvwxzABCDEGHéλ日ж")
