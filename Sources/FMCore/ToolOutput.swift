@@ -81,7 +81,8 @@ public struct ToolCommand: Hashable, Sendable {
 
     /// The line appended to a tool output cut at the limit: what the model and the results see.
     public static func truncationNote(kept: Int, of total: Int) -> String {
-        "[fmeval: tool output truncated: \(kept) of \(total) bytes kept; raise toolOutputLimit in the suite to keep more]"
+        "[fmeval: tool output truncated: \(kept) of \(total) bytes kept; "
+            + "raise toolOutputLimit in the suite to keep more]"
     }
 
     /// Creates a command output.

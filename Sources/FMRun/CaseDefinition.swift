@@ -15,7 +15,8 @@ enum CaseDefinition {
     static let excluded: [String: String] = [
         "location": "where the case is written: moving a case within or between files changes no verdict",
         "tags": "tags select and group cases; retagging changes no verdict",
-        "origin": "the suite's bug report (source, summary, reproducedWith) documents the case; relinking it changes no verdict",
+        "origin": "the suite's bug report (source, summary, reproducedWith) documents the case; "
+            + "relinking it changes no verdict",
     ]
 
     /// `v2:` and the hex SHA-256 of the case's canonical JSON (sorted keys): every stored property but
@@ -48,7 +49,8 @@ private extension ToolOutput {
     var byContent: ToolOutput {
         switch self {
         case .file(_, let text): return .file(path: "", text: text)
-        case .byArguments(let rules): return .byArguments(rules.map { ToolOutputRule(when: $0.when, output: $0.output.byContent) })
+        case .byArguments(let rules):
+            return .byArguments(rules.map { ToolOutputRule(when: $0.when, output: $0.output.byContent) })
         case .text, .structure, .command: return self
         }
     }

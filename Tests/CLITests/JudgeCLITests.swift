@@ -58,19 +58,24 @@ cases:
     for command in ["validate", "run"] {
         let result = try runFMEval([command, path] + (command == "run" ? ["--no-history"] : []))
         #expect(result.status == 2, "\(command): \(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains("bad-judges.yaml:4:5: error: a judge on the scripted engine needs 'script:'"), "\(result.stderr)")
-        #expect(result.stderr.contains("the judge's 'script:' is played only by an engine that plays scripts; this judge runs on 'embedded'"),
-                "\(result.stderr)")
+        let unscripted = "bad-judges.yaml:4:5: error: a judge on the scripted engine needs 'script:'"
+        let stray = "the judge's 'script:' is played only by an engine that plays scripts; this judge runs on 'embedded'"
+        #expect(result.stderr.contains(unscripted), "\(result.stderr)")
+        #expect(result.stderr.contains(stray), "\(result.stderr)")
     }
     let pairwise = folder.appendingPathComponent("pairwise.yaml").path
     try """
     suite: pairwise
     engine: scripted
     cases:
-      - { id: unanchored, prompt: Hi, script: [ { text: hi } ], expect: { judge: { engine: scripted, pairwise: true, script: [ { text: x } ] } } }
+      - id: unanchored
+        prompt: Hi
+        script: [ { text: hi } ]
+        expect: { judge: { engine: scripted, pairwise: true, script: [ { text: x } ] } }
     """.write(toFile: pairwise, atomically: true, encoding: .utf8)
     let validate = try runFMEval(["validate", pairwise])
-    #expect(validate.status == 2 && validate.stderr.contains("error: judge: pairwise judging needs a baseline"), "\(validate.stderr)")
+    #expect(validate.status == 2, "\(validate.stderr)")
+    #expect(validate.stderr.contains("error: judge: pairwise judging needs a baseline"), "\(validate.stderr)")
 }
 
 /// A case and its judge on the real model, recorded and then replayed from the cassette: the judge's
@@ -89,19 +94,27 @@ cases:
     """.write(toFile: path, atomically: true, encoding: .utf8)
     let cassette = folder.appendingPathComponent("capital.cassette.json").path
     let (recording, recorded) = try runSuite([path, "--record", cassette, "--no-history"], in: folder)
-    #expect(recording.status == 0 || recording.status == 1, "a verdict, not an error:\n\(recording.stdout)\(recording.stderr)")
-    let judged = try #require(try recorded?.attempts("france")[0]["metrics"] as? [[String: Any]]).first { $0["name"] as? String == "judge" }
-    let verdict = try #require(judged)
+    #expect(recording.status == 0 || recording.status == 1,
+            "a verdict, not an error:\n\(recording.stdout)\(recording.stderr)")
+    let verdict = try judgeMetric(try #require(recorded))
     #expect(verdict["value"] as? String == "passing" || verdict["value"] as? String == "failing", "\(verdict)")
     #expect(verdict["evaluatorError"] == nil && (verdict["rationale"] as? String)?.isEmpty == false, "\(verdict)")
-    let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cassette))) as? [String: Any])
+    let data = try Data(contentsOf: URL(fileURLWithPath: cassette))
+    let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     #expect((entries["entries"] as? [Any])?.count == 2, "the case's request and the judge's")
 
     let replayFolder = folder.appendingPathComponent("replay")
     try FileManager.default.createDirectory(at: replayFolder, withIntermediateDirectories: true)
-    let (replay, replayed) = try runSuite([path, "--engine", "replay", "--cassette", cassette, "--no-history"], in: replayFolder)
+    let (replay, replayed) = try runSuite([path, "--engine", "replay", "--cassette", cassette, "--no-history"],
+                                          in: replayFolder)
     #expect(replay.status == recording.status, "\(replay.stdout)\(replay.stderr)")
-    let again = try #require(try replayed?.attempts("france")[0]["metrics"] as? [[String: Any]]).first { $0["name"] as? String == "judge" }
-    #expect(again?["value"] as? String == verdict["value"] as? String)
-    #expect(again?["rationale"] as? String == verdict["rationale"] as? String)
+    let again = try judgeMetric(try #require(replayed))
+    #expect(again["value"] as? String == verdict["value"] as? String)
+    #expect(again["rationale"] as? String == verdict["rationale"] as? String)
+}
+
+/// The `judge` metric of the first attempt of case `france`.
+private func judgeMetric(_ results: Results) throws -> [String: Any] {
+    let metrics = try #require(try results.attempts("france")[0]["metrics"] as? [[String: Any]])
+    return try #require(metrics.first { $0["name"] as? String == "judge" })
 }

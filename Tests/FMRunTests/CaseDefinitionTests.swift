@@ -6,7 +6,8 @@ import Testing
 import FMSuite
 
 /// A 1×1 PNG.
-private let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+private let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9"
+                                      + "awAAAABJRU5ErkJggg==")!
 
 /// A case using a tool whose output is a file beside the suite.
 private let base = """
@@ -69,7 +70,8 @@ private func scratch() -> URL {
 
 /// The stored properties of a case, by name, as text (to tell which ones a change touched).
 private func properties(_ item: ExpandedCase) -> [String: String] {
-    Dictionary(uniqueKeysWithValues: Mirror(reflecting: item).children.map { ($0.label ?? "?", String(describing: $0.value)) })
+    let children = Mirror(reflecting: item).children
+    return Dictionary(uniqueKeysWithValues: children.map { ($0.label ?? "?", String(describing: $0.value)) })
 }
 
 @Test func everyStoredPropertyOfACaseIsHashedOrExcludedWithAReason() throws {
@@ -80,7 +82,8 @@ private func properties(_ item: ExpandedCase) -> [String: String] {
     let recorded = RecordedTranscript(path: "t.json", sha256: String(repeating: "ab", count: 32), transcript: nil)
     // Each hashed property, and how to change only it (taking the donor's value).
     let changes: [String: (inout ExpandedCase) -> Void] = [
-        "suite": { $0.suite = other.suite }, "variant": { $0.variant = other.variant }, "caseID": { $0.caseID = other.caseID },
+        "suite": { $0.suite = other.suite }, "variant": { $0.variant = other.variant },
+        "caseID": { $0.caseID = other.caseID },
         "instructions": { $0.instructions = other.instructions }, "prompt": { $0.prompt = other.prompt },
         "turns": { $0.turns = other.turns }, "transcriptEdits": { $0.transcriptEdits = other.transcriptEdits },
         "generating": { $0.generating = other.generating }, "tools": { $0.tools = other.tools },
@@ -93,7 +96,8 @@ private func properties(_ item: ExpandedCase) -> [String: String] {
         "attachments": { $0.attachments = other.attachments },
     ]
     let excluded: [String: (inout ExpandedCase) -> Void] = [
-        "location": { $0.location = other.location }, "tags": { $0.tags = other.tags }, "origin": { $0.origin = SuiteOrigin(summary: "a report") },
+        "location": { $0.location = other.location }, "tags": { $0.tags = other.tags },
+        "origin": { $0.origin = SuiteOrigin(summary: "a report") },
     ]
     let stored = Set(properties(one).keys)
     #expect(Set(CaseDefinition.excluded.keys) == Set(excluded.keys))
@@ -110,7 +114,8 @@ private func properties(_ item: ExpandedCase) -> [String: String] {
     for (name, change) in excluded {
         var changed = one
         change(&changed)
-        #expect(CaseDefinition.hash(of: changed) == CaseDefinition.hash(of: one), "\(name) is excluded but changes the hash")
+        #expect(CaseDefinition.hash(of: changed) == CaseDefinition.hash(of: one),
+                "\(name) is excluded but changes the hash")
         #expect(CaseDefinition.excluded[name]?.isEmpty == false, "\(name) is excluded without a reason")
     }
 }
@@ -124,7 +129,8 @@ private func properties(_ item: ExpandedCase) -> [String: String] {
     if case .file(let path, _) = here.tools[0].output, case .file(let movedPath, _) = moved.tools[0].output {
         #expect(path != movedPath, "the two suites read their files from different places")
     }
-    #expect(CaseDefinition.hash(of: here) == CaseDefinition.hash(of: moved), "a file output counts by its text, not its path")
+    #expect(CaseDefinition.hash(of: here) == CaseDefinition.hash(of: moved),
+            "a file output counts by its text, not its path")
     #expect(CaseDefinition.hash(of: here) != CaseDefinition.hash(of: edited), "another text is another definition")
     #expect(CaseDefinition.hash(of: here).hasPrefix("v\(CaseDefinition.version):"))
 }

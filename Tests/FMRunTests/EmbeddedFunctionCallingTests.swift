@@ -28,7 +28,8 @@ struct EmbeddedFunctionCallingTests {
 
     /// Whether the first call of the attempt's first tool-calling turn alone meets the case's trajectory.
     private func firstCallPasses(_ item: ExpandedCase, _ attempt: AttemptResult) throws -> Bool {
-        let trajectory = try #require(item.expectations.lazy.compactMap { $0.payload(as: TrajectoryExpectation.self) }.first)
+        let trajectories = item.expectations.compactMap { $0.payload(as: TrajectoryExpectation.self) }
+        let trajectory = try #require(trajectories.first)
         guard let call = StructuredTranscript(attempt.transcript).toolCalls.first else { return false }
         let transcript = Transcript(entries: [.toolCalls(.init(id: "first", calls: [call]))])
         let metrics = ToolCallsEvaluator(trajectory).evaluate(EvaluationSubject(prompt: "", transcript: transcript))
@@ -47,12 +48,13 @@ struct EmbeddedFunctionCallingTests {
                 if case .toolCalls(let calls) = entry { return calls.calls }
                 return nil
             }.first ?? []
-            if turn.count > 1 && turn.dropFirst().contains(where: { $0.name == turn[0].name && $0.arguments == turn[0].arguments }) {
+            let isRepeat = { (call: ToolCall) in call.name == turn[0].name && call.arguments == turn[0].arguments }
+            if turn.count > 1 && turn.dropFirst().contains(where: isRepeat) {
                 repeated += 1
             }
         }
-        print("function-calling simple: single-call \(single)/\(cases.count), first call alone \(first)/\(cases.count), "
-              + "turns repeating a call \(repeated)")
+        print("function-calling simple: single-call \(single)/\(cases.count), "
+              + "first call alone \(first)/\(cases.count), turns repeating a call \(repeated)")
         #expect(repeated == 0, "a turn the grammar wrote never holds the same call twice")
         #expect(single >= first, "single-call accuracy \(single) is below what the first call alone scores (\(first))")
         #expect(first >= 30, "the model gets at least half of the simple calls right on its first call: \(first)")
