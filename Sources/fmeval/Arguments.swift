@@ -16,15 +16,15 @@ struct Arguments {
         self.command = command
     }
 
-    /// True when the boolean flag `name` (or its short form) is present (it is consumed, possibly several times).
+    /// True when the boolean flag `name` (or its short form) is present before any `--` (it is consumed,
+    /// possibly several times); after `--` the same word is a positional argument.
     mutating func flag(_ name: String, short: String? = nil) -> Bool {
         known.append(name)
         if let short { known.append(short) }
-        var found = false
-        remaining.removeAll { arg in
-            if arg == name || (short != nil && arg == short) { found = true; return true }
-            return false
-        }
+        let end = remaining.firstIndex(of: "--") ?? remaining.endIndex
+        let before = remaining[..<end].filter { $0 != name && (short == nil || $0 != short) }
+        let found = before.count < end
+        remaining = before + remaining[end...]
         return found
     }
 
@@ -42,7 +42,7 @@ struct Arguments {
             } else if arg.hasPrefix(name + "=") {
                 let value = String(arg.dropFirst(name.count + 1))
                 guard !value.isEmpty else {
-                    throw CLIError.invalidInput("\(command): \(name)= needs a file after '='; or give \(name) alone for the default")
+                    throw Fault.invalidInput("\(command): \(name)= needs a file after '='; or give \(name) alone for the default")
                 }
                 found = .some(value)
             } else {
@@ -73,7 +73,7 @@ struct Arguments {
                 kept.append(arg)
             } else if arg == name || (short != nil && arg == short) {
                 guard index + 1 < remaining.count else {
-                    throw CLIError.invalidInput("\(command): \(arg) needs a value (see 'fmeval help \(command)')")
+                    throw Fault.invalidInput("\(command): \(arg) needs a value (see 'fmeval help \(command)')")
                 }
                 values.append(remaining[index + 1])
                 index += 1
@@ -82,7 +82,7 @@ struct Arguments {
             } else if let short, arg.hasPrefix(short), arg.count > short.count {
                 let value = String(arg.dropFirst(short.count))
                 guard !value.hasPrefix("=") else {
-                    throw CLIError.invalidInput("\(command): write \(short) VALUE, \(short)VALUE or \(name)=VALUE, not \(arg)")
+                    throw Fault.invalidInput("\(command): write \(short) VALUE, \(short)VALUE or \(name)=VALUE, not \(arg)")
                 }
                 values.append(value)
             } else {
@@ -99,7 +99,7 @@ struct Arguments {
         guard let text = try option(name, short: short) else { return nil }
         let range = maximum == Int.max ? "≥ \(minimum)" : "from \(minimum) to \(maximum)"
         guard let value = Int(text), value >= minimum, value <= maximum else {
-            throw CLIError.invalidInput("\(command): \(name) expects an integer \(range), got '\(text)'")
+            throw Fault.invalidInput("\(command): \(name) expects an integer \(range), got '\(text)'")
         }
         return value
     }
@@ -115,7 +115,7 @@ struct Arguments {
                 let name = String(arg.split(separator: "=", maxSplits: 1)[0])
                 var message = "\(command): unknown flag \(name)"
                 if let suggestion = Suggestion.closest(to: name, in: known) { message += " (did you mean \(suggestion)?)" }
-                throw CLIError.invalidInput(message + "; see 'fmeval help \(command)'")
+                throw Fault.invalidInput(message + "; see 'fmeval help \(command)'")
             }
             positionals.append(arg)
         }
