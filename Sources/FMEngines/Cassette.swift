@@ -57,22 +57,21 @@ public struct Cassette: Codable, Sendable {
     /// Reads a cassette file; errors name the file and say what to do.
     public static func load(path: String) throws -> Cassette {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw EngineSetupError(isInvalidInput: true, message: "cannot read cassette \(path); record one with --record \(path)")
+            throw Fault.invalidInput("cannot read cassette \(path); record one with --record \(path)")
         }
         do {
             guard let text = String(data: data, encoding: .utf8) else {
-                throw EngineSetupError(isInvalidInput: true, message: "cassette \(path) is not UTF-8 text")
+                throw Fault.invalidInput("cassette \(path) is not UTF-8 text")
             }
             let cassette = try Cassette(content: try GeneratedContent(json: text))
             guard cassette.cassette <= currentVersion else {
-                throw EngineSetupError(isInvalidInput: true,
-                    message: "cassette \(path) has format version \(cassette.cassette); this fmeval reads up to \(currentVersion)")
+                throw Fault.invalidInput("cassette \(path) has format version \(cassette.cassette); this fmeval reads up to \(currentVersion)")
             }
             return cassette
-        } catch let error as EngineSetupError {
+        } catch let error as Fault {
             throw error
         } catch {
-            throw EngineSetupError(isInvalidInput: true, message: "cassette \(path) is not a valid cassette: \(error)")
+            throw Fault.invalidInput("cassette \(path) is not a valid cassette: \(error)")
         }
     }
 

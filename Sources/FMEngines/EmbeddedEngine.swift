@@ -205,17 +205,17 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
         let budget: Int
         switch prefixCacheBytes(options: configuration.options, environment: ProcessInfo.processInfo.environment) {
         case .success(let bytes): budget = bytes
-        case .failure(let error): throw EngineSetupError(isInvalidInput: true, message: error.problem.message)
+        case .failure(let error): throw Fault.invalidInput(error.problem.message)
         }
         do {
             return SharedEngineProvider(engine: try EmbeddedEngine(modelPath: configuration.model, prefixCacheBytes: budget) { message in
                 FileHandle.standardError.write(Data((message + "\n").utf8))
             }, deterministic: true)
         } catch let error as ModelStoreError {
-            throw EngineSetupError(isInvalidInput: false, message: error.description)
+            throw Fault.infrastructure(error.description)
         } catch let error as GGUFError {
-            throw EngineSetupError(isInvalidInput: configuration.model != nil,
-                                   message: "\(configuration.model ?? "the default model"): \(error.description)")
+            let model = configuration.model ?? "the default model"
+            throw Fault(configuration.model != nil ? .invalidInput : .infrastructure, "\(model): \(error.description)")
         }
     }
 }

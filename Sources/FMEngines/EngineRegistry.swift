@@ -42,23 +42,6 @@ extension EngineProvider {
     public func reuseKey(for attempt: AttemptContext) -> String? { nil }
 }
 
-/// An engine could not be set up (unknown name, missing model or cassette): exit 2 or 3.
-public struct EngineSetupError: Error, CustomStringConvertible, Sendable {
-    /// True when the input was wrong (unknown engine name, unreadable cassette): exit 2; else exit 3.
-    public var isInvalidInput: Bool
-    /// What went wrong and what to do.
-    public var message: String
-
-    /// Creates a setup error.
-    public init(isInvalidInput: Bool, message: String) {
-        self.isInvalidInput = isInvalidInput
-        self.message = message
-    }
-
-    /// The message.
-    public var description: String { message }
-}
-
 /// The one list of engines: every engine this build can create (its descriptor), and the names reserved
 /// for engines it cannot. Suite validation, help, the suite JSON Schema and the docs read it from here.
 /// Adding an engine is one file (its descriptor and provider) and one line in `descriptors`.
@@ -98,18 +81,17 @@ public enum EngineRegistry {
         return [EngineOptionProblem(option: nil, message: "unknown engine '\(configuration.name)'; \(hint)use one of \(knownNames.joined(separator: ", "))")]
     }
 
-    /// A provider for `configuration`, or an `EngineSetupError`: invalid input for an unknown name or bad
+    /// A provider for `configuration`, or an `Fault`: invalid input for an unknown name or bad
     /// options (exit 2), an infrastructure error for a reserved name (exit 3).
     public static func provider(for configuration: EngineConfiguration) throws -> EngineProvider {
         guard let descriptor = descriptor(named: configuration.name) else {
             if reserved.contains(where: { $0.name == configuration.name }) {
-                throw EngineSetupError(isInvalidInput: false,
-                    message: "engine '\(configuration.name)' is not available in this build (available: \(names.joined(separator: ", "))); choose one with --engine")
+                throw Fault.infrastructure("engine '\(configuration.name)' is not available in this build (available: \(names.joined(separator: ", "))); choose one with --engine")
             }
-            throw EngineSetupError(isInvalidInput: true, message: problems(configuration).map(\.message).joined(separator: "; "))
+            throw Fault.invalidInput(problems(configuration).map(\.message).joined(separator: "; "))
         }
         let found = descriptor.problems(configuration.options)
-        guard found.isEmpty else { throw EngineSetupError(isInvalidInput: true, message: found.map(\.message).joined(separator: "; ")) }
+        guard found.isEmpty else { throw Fault.invalidInput(found.map(\.message).joined(separator: "; ")) }
         return try descriptor.build(descriptor.withDefaults(configuration))
     }
 }

@@ -38,7 +38,7 @@ public final class ReplayEngine: LanguageModelEngine {
     /// The provider for `--engine replay --cassette FILE`: one shared replay engine.
     static func provider(_ configuration: EngineConfiguration) throws -> EngineProvider {
         guard let path = configuration.cassette else {
-            throw EngineSetupError(isInvalidInput: true, message: "the replay engine needs --cassette FILE (record one with --record FILE)")
+            throw Fault.invalidInput("the replay engine needs --cassette FILE (record one with --record FILE)")
         }
         return SharedEngineProvider(engine: ReplayEngine(cassette: try Cassette.load(path: path), path: path))
     }

@@ -61,20 +61,11 @@ public enum Evaluation {
         request.filter = options.filter
         request.options = RunnerOptions(repeatOverride: options.repeatCount, jobs: options.jobs, checkDeterminism: options.checkDeterminism)
         request.arguments = ["FMEval"]
-        do {
-            let plan = try RunPipeline.plan(request)
-            var finished: Runner.Progress?
-            if let progress { finished = { result, _, _ in progress(result) } }
-            let result = try RunPipeline.execute(request, plan: plan, progress: finished)
-            return EvalResult(results: result, resultsPath: path)
-        } catch let error as RunnerError {
-            switch error {
-            case .invalidInput(let message): throw EvalError(.invalidInput, message)
-            case .infrastructure(let message): throw EvalError(.infrastructure, message)
-            }
-        } catch let error as EngineSetupError {
-            throw EvalError(error.isInvalidInput ? .invalidInput : .infrastructure, error.message)
-        }
+        let plan = try RunPipeline.plan(request)
+        var finished: Runner.Progress?
+        if let progress { finished = { result, _, _ in progress(result) } }
+        let result = try RunPipeline.execute(request, plan: plan, progress: finished)
+        return EvalResult(results: result, resultsPath: path)
     }
 
     /// `results.json` in a new folder under the system's temporary directory.

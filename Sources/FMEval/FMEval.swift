@@ -11,27 +11,6 @@
 @_exported import FMResults
 @_exported import FMReport
 
-/// Why a suite could not be loaded or run: the kind decides whose fault it is, the message says what to do.
-public struct EvalError: Error, CustomStringConvertible, Sendable {
-    /// Whose fault an `EvalError` is.
-    public enum Kind: String, Sendable {
-        /// The suite, an option or an engine setting is wrong (the CLI's exit 2).
-        case invalidInput
-        /// An engine, a file system or another piece of infrastructure failed (the CLI's exit 3).
-        case infrastructure
-    }
-
-    /// Whose fault it is.
-    public var kind: Kind
-    /// Every problem, one per line, each naming file:line:column (or the setting) and what to do.
-    public var message: String
-
-    /// Creates an error.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    /// The message.
-    public var description: String { message }
-}
+/// Why a suite could not be loaded or run: FMCore's `Fault`, the one fault type of fmeval (`kind`
+/// `.invalidInput` is the CLI's exit 2, `.infrastructure` its exit 3; the message says what to do).
+public typealias EvalError = Fault

@@ -46,7 +46,7 @@ extension HistoryStore {
                         row.int(6), row.int(7))
             }.first
         }
-        guard let info else { throw ReportError("history \(location): run #\(run.number) is no longer recorded (pruned?)") }
+        guard let info else { throw Fault.invalidInput("history \(location): run #\(run.number) is no longer recorded (pruned?)") }
         let cases = try guarded("read") {
             try database.query("""
                 SELECT c.case_key, c.suite, c.case_name, c.variant, cr.tags, cr.status, cr.gate_holds, cr.passes, cr.pass_rate,

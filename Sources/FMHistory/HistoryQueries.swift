@@ -20,7 +20,7 @@ extension HistoryStore {
     }
 
     /// The run a name means: `last`, `last-passing` (newest run where every gate held), a run number,
-    /// a run id (or its first 8+ characters), or a git branch (its newest run). Throws `ReportError`
+    /// a run id (or its first 8+ characters), or a git branch (its newest run). Throws `Fault`
     /// (invalid input) listing what exists when nothing matches.
     public func run(named name: String) throws -> HistoryRun {
         let database = try open()
@@ -46,7 +46,7 @@ extension HistoryStore {
         let recent = try runs(limit: 5).map { "#\($0.number) \($0.runID.prefix(8)) \($0.branch ?? "")" }
         let hint = name == "last-passing" ? "no run in \(location) held every gate"
             : "no run '\(name)' in \(location) (neither a run number, a run id, nor a branch with runs)"
-        throw ReportError("\(hint); recent runs: \(recent.isEmpty ? "none" : recent.joined(separator: ", ")); "
+        throw Fault.invalidInput("\(hint); recent runs: \(recent.isEmpty ? "none" : recent.joined(separator: ", ")); "
             + "name one as last, last-passing, a number, a run id or a branch ('fmeval history runs' lists them)")
     }
 
@@ -57,7 +57,7 @@ extension HistoryStore {
     }
 
     /// `caseID`'s status per run, oldest first, over the newest `last` runs that ran it (all when nil).
-    /// Throws `ReportError` naming the closest recorded case ids when the case was never recorded.
+    /// Throws `Fault` naming the closest recorded case ids when the case was never recorded.
     public func trend(caseID: String, last: Int? = nil) throws -> CaseTrend {
         let database = try open()
         let points: [TrendPoint]? = try guarded("read") {
@@ -73,7 +73,7 @@ extension HistoryStore {
         guard let points else {
             var message = "history \(location): no case '\(caseID)' recorded"
             if let guess = Suggestion.closest(to: caseID, in: try caseIDs()) { message += " (did you mean \(guess)?)" }
-            throw ReportError(message + "; give the stable id suite/case or suite/case@variant")
+            throw Fault.invalidInput(message + "; give the stable id suite/case or suite/case@variant")
         }
         return CaseTrend(caseID: caseID, points: points)
     }

@@ -27,7 +27,7 @@ public final class HistoryStore: ResultStore {
     }
 
     /// Appends `run` (replacing an earlier save of the same run id: a resumed or retried run). Throws
-    /// `ReportError` naming the file and what to do.
+    /// `Fault` naming the file and what to do.
     public func save(_ run: RunResult) throws {
         try ResultsFile.checkUniqueIDs(run.cases, in: "history \(location)")
         let database = try open()
@@ -44,7 +44,8 @@ public final class HistoryStore: ResultStore {
         if let connection { return connection }
         if !FileManager.default.fileExists(atPath: location) {
             guard create else {
-                throw ReportError("history \(location): no such file; record runs first ('fmeval run' writes reports/history.sqlite) or pass --history FILE")
+                throw Fault.invalidInput("history \(location): no such file; record runs first ('fmeval run' "
+                    + "writes reports/history.sqlite) or pass --history FILE")
             }
             try? FileManager.default.createDirectory(atPath: FilePaths.parent(of: location), withIntermediateDirectories: true)
         }
@@ -67,7 +68,8 @@ public final class HistoryStore: ResultStore {
         guard tables.first == 1 else {
             let others = try database.query("SELECT count(*) FROM sqlite_master") { $0.int(0) }.first ?? 0
             if others > 0 {
-                throw ReportError("history \(location): an SQLite database but not an fmeval history (no schema_version table); pass another --history FILE")
+                throw Fault.invalidInput("history \(location): an SQLite database but not an fmeval history (no "
+                    + "schema_version table); pass another --history FILE")
             }
             return 0
         }
@@ -82,7 +84,8 @@ public final class HistoryStore: ResultStore {
         try database.writeTransaction {
             let found = try version(database)
             if found > current {
-                throw ReportError("history \(location): schema version \(found) is newer than this fmeval's \(current); "
+                throw Fault.invalidInput("history \(location): schema version \(found) is newer than this fmeval's "
+                    + "\(current); "
                     + "use the fmeval that wrote it (or a newer one), or pass another --history FILE")
             }
             for next in found..<current {
@@ -92,22 +95,24 @@ public final class HistoryStore: ResultStore {
         }
     }
 
-    /// Runs `body`, turning SQLite failures into `ReportError`s that name the file and what to do.
+    /// Runs `body`, turning SQLite failures into `Fault`s that name the file and what to do.
     @discardableResult
     func guarded<T>(_ action: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as SQLiteError {
             if error.isCorrupt {
-                throw ReportError("history \(location): not a usable SQLite database (\(error.message)); "
+                throw Fault.invalidInput("history \(location): not a usable SQLite database (\(error.message)); "
                     + "move it aside (a new history starts) or pass --history FILE / --no-history")
             }
             if error.isBusy {
-                throw ReportError("history \(location): still locked by another writer after 30 s (\(error.message)); "
-                    + "retry, or give each job its own --history FILE", infrastructure: true)
+                throw Fault.infrastructure("history \(location): still locked by another writer after 30 s "
+                    + "(\(error.message)); "
+                    + "retry, or give each job its own --history FILE")
             }
-            throw ReportError("history \(location): cannot \(action) it: \(error.description); check the file and its folder are writable, "
-                + "or pass --history FILE / --no-history", infrastructure: true)
+            throw Fault.infrastructure("history \(location): cannot \(action) it: \(error.description); check the "
+                + "file and its folder are writable, "
+                + "or pass --history FILE / --no-history")
         }
     }
 }

@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 import FMResults
 
@@ -30,7 +31,7 @@ public struct ComparisonDocument: Encodable, Sendable {
         do {
             return try encoder.encode(self)
         } catch {
-            throw ReportError("cannot write the comparison as JSON: \(error)")
+            throw Fault.invalidInput("cannot write the comparison as JSON: \(error)")
         }
     }
 }

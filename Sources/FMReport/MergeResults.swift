@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 import FMEvaluate
 import FMResults
@@ -18,20 +19,20 @@ public enum MergeResults {
 
     /// Merges `inputs` (a name for messages, usually the file path, and its results), in order.
     public static func merge(_ inputs: [(name: String, result: RunResult)]) throws -> Outcome {
-        guard !inputs.isEmpty else { throw ReportError("merge: give at least one results file") }
+        guard !inputs.isEmpty else { throw Fault.invalidInput("merge: give at least one results file") }
         // An empty shard ran no engine, so only inputs with cases must agree on it (the first of them leads).
         let lead = inputs.firstIndex { !$0.result.cases.isEmpty } ?? 0
         let first = inputs[lead]
         for input in inputs where !input.result.cases.isEmpty && input.result.run.fingerprint.engine != first.result.run.fingerprint.engine {
             let a = first.result.run.fingerprint.engine, b = input.result.run.fingerprint.engine
-            throw ReportError("merge: \(input.name) ran \(b) but \(first.name) ran \(a); merge only shards of one engine and model")
+            throw Fault.invalidInput("merge: \(input.name) ran \(b) but \(first.name) ran \(a); merge only shards of one engine and model")
         }
         var owner: [String: String] = [:]
         var cases: [CaseResult] = []
         for input in inputs {
             for result in input.result.cases {
                 if let other = owner[result.id] {
-                    throw ReportError("merge: case \(result.id) has results in both \(other) and \(input.name); the inputs overlap (were they run with the same --shard?)")
+                    throw Fault.invalidInput("merge: case \(result.id) has results in both \(other) and \(input.name); the inputs overlap (were they run with the same --shard?)")
                 }
                 owner[result.id] = input.name
                 cases.append(result)

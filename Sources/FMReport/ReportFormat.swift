@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 import FMResults
 
@@ -41,7 +42,7 @@ public struct ReportFormat: Sendable {
     public let help: String
     /// What a command must have to write this format.
     public let needs: Needs
-    /// The bytes of the report for `input`; throws `ReportError` when it cannot be made.
+    /// The bytes of the report for `input`; throws `Fault` when it cannot be made.
     public let render: @Sendable (ReportInput) throws -> Data
 
     /// A format named `name` (lowercase letters, digits and `-`), offered where `needs` is met.

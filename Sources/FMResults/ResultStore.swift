@@ -3,7 +3,7 @@
 public protocol ResultStore: AnyObject {
     /// Where the store lives, for messages (a file path).
     var location: String { get }
-    /// Saves a finished run: a complete run, a resumed one, or merged shards. Throws `ReportError`
+    /// Saves a finished run: a complete run, a resumed one, or merged shards. Throws `Fault`
     /// (infrastructure when the store cannot be written).
     func save(_ run: RunResult) throws
 }

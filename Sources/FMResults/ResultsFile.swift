@@ -1,23 +1,6 @@
 import Foundation
 import FMCore
 
-/// An error from reading or writing a report input or output; the message names the file and what to do.
-public struct ReportError: Error, CustomStringConvertible, Equatable {
-    /// What went wrong, naming the file (and JSON path), and what to do.
-    public var message: String
-    /// True for unreadable or unwritable files (exit 3); false for invalid content or flags (exit 2).
-    public var isInfrastructure: Bool
-
-    /// An error with `message`.
-    public init(_ message: String, infrastructure: Bool = false) {
-        self.message = message
-        self.isInfrastructure = infrastructure
-    }
-
-    /// The message.
-    public var description: String { message }
-}
-
 /// Reads and writes results documents (docs/results-format.md) for `compare`, `merge` and reports.
 public enum ResultsFile {
     /// Reads the results document at `path`, with errors that name the file and the JSON path.
@@ -29,7 +12,8 @@ public enum ResultsFile {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ReportError("\(path): cannot read the results file (\(error.localizedDescription)); check the path")
+            throw Fault.invalidInput("\(path): cannot read the results file (\(error.localizedDescription)); check "
+                + "the path")
         }
         return try decode(data, path: path)
     }
@@ -44,7 +28,7 @@ public enum ResultsFile {
             content = try parse(data)
         } catch let first {
             guard let repaired = try? parse(JSONRepair.repairingLoneSurrogates(data)) else {
-                throw ReportError("\(path): not valid JSON: \(first); see docs/results-format.md")
+                throw Fault.invalidInput("\(path): not valid JSON: \(first); see docs/results-format.md")
             }
             content = repaired
         }
@@ -53,7 +37,8 @@ public enum ResultsFile {
         do {
             result = try ContentDecoder.decode(RunResult.self, from: content)
         } catch {
-            throw ReportError("\(path): not a valid fmeval results document: \(describe(error)); see docs/results-format.md")
+            throw Fault.invalidInput("\(path): not a valid fmeval results document: \(describe(error)); see "
+                + "docs/results-format.md")
         }
         try checkUniqueIDs(result.cases, in: path)
         return result
@@ -64,7 +49,8 @@ public enum ResultsFile {
     public static func checkUniqueIDs(_ cases: [CaseResult], in source: String) throws {
         var seen: Set<String> = []
         for item in cases where !seen.insert(item.id).inserted {
-            throw ReportError("\(source): case id '\(item.id)' appears more than once, so one verdict would hide another; "
+            throw Fault.invalidInput("\(source): case id '\(item.id)' appears more than once, so one verdict would "
+                + "hide another; "
                 + "rename the colliding suites or cases (fmeval validate names both places) and run them again")
         }
     }
@@ -75,7 +61,8 @@ public enum ResultsFile {
 
     private static func checkVersion(_ version: Int, path: String) throws {
         guard version > RunResult.currentVersion else { return }
-        throw ReportError("\(path): results format version \(version) is newer than this fmeval reads (\(RunResult.currentVersion)); upgrade fmeval")
+        throw Fault.invalidInput("\(path): results format version \(version) is newer than this fmeval reads "
+            + "(\(RunResult.currentVersion)); upgrade fmeval")
     }
 
     /// Writes `run` atomically to `path`, creating the parent folder: one line per top-level key and one
@@ -93,8 +80,8 @@ public enum ResultsFile {
             text += ",\n\"classifications\": " + (try ContentEncoder.jsonText(run.classifications)) + "\n}\n"
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            throw ReportError("cannot write results to \(path): \(FileErrors.reason(of: error)); check the folder exists and is writable",
-                              infrastructure: true)
+            throw Fault.infrastructure("cannot write results to \(path): \(FileErrors.reason(of: error)); check "
+                + "the folder exists and is writable")
         }
     }
 
@@ -105,7 +92,8 @@ public enum ResultsFile {
             try FileManager.default.createDirectory(atPath: FilePaths.parent(of: path), withIntermediateDirectories: true)
             try data.write(to: url, options: .atomic)
         } catch {
-            throw ReportError("\(path): cannot write the report (\(error.localizedDescription)); check the folder exists and is writable", infrastructure: true)
+            throw Fault.infrastructure("\(path): cannot write the report (\(error.localizedDescription)); check "
+                + "the folder exists and is writable")
         }
     }
 

@@ -35,15 +35,16 @@ public final class ResultsJournal: @unchecked Sendable {
         let fresh = path + ".new-\(getpid())"
         descriptor = open(fresh, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw ReportError("cannot create the results journal \(path): \(String(cString: strerror(errno))); "
-                + "check that the folder is writable", infrastructure: true)
+            throw Fault.infrastructure("cannot create the results journal \(path): "
+                + "\(String(cString: strerror(errno))); "
+                + "check that the folder is writable")
         }
         do {
             try appendLine(Array(#"{"journal":1,"run":"#.utf8) + ContentEncoder.jsonBytes(run) + Array("}\n".utf8))
             for result in carried { try append(result) }
             guard rename(fresh, path) == 0 else {
-                throw ReportError("cannot replace the results journal \(path): \(String(cString: strerror(errno)))",
-                                  infrastructure: true)
+                throw Fault.infrastructure("cannot replace the results journal \(path): "
+                    + "\(String(cString: strerror(errno)))")
             }
         } catch {
             // Closed here and marked, so `deinit` (which may run for a failed initializer) cannot close
@@ -142,7 +143,8 @@ public final class ResultsJournal: @unchecked Sendable {
     /// document, or a journal (a torn last line from a crash is ignored).
     public static func read(path: String) throws -> (run: RunInfo?, cases: [CaseResult]) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ReportError("--resume: cannot read \(path); give the results file (or its .jsonl journal) of the interrupted run")
+            throw Fault.invalidInput("--resume: cannot read \(path); give the results file (or its .jsonl journal) "
+                + "of the interrupted run")
         }
         // FMCore's parser, not JSONDecoder: it keeps each number's written form (`1.0` stays `1.0`).
         func decode<Value: Decodable>(_ type: Value.Type, from bytes: Data) throws -> Value {
@@ -158,7 +160,8 @@ public final class ResultsJournal: @unchecked Sendable {
         for (number, line) in lines.enumerated() {
             if number == 0 {
                 guard let header = try? decode(JournalHeader.self, from: Data(line)) else {
-                    throw ReportError("--resume: \(path) is neither a results file nor a results journal (line 1 is not a journal header)")
+                    throw Fault.invalidInput("--resume: \(path) is neither a results file nor a results journal "
+                        + "(line 1 is not a journal header)")
                 }
                 run = header.run
                 continue
@@ -168,7 +171,7 @@ public final class ResultsJournal: @unchecked Sendable {
             } catch where number == lines.count - 1 {
                 break
             } catch {
-                throw ReportError("--resume: \(path) line \(number + 1) is not a finished case: \(error)")
+                throw Fault.invalidInput("--resume: \(path) line \(number + 1) is not a finished case: \(error)")
             }
         }
         try ResultsFile.checkUniqueIDs(cases, in: "--resume: \(path)")

@@ -35,9 +35,9 @@ public struct RunResult: Codable, Sendable {
     /// The process exit code the results call for: 3 when a case errored, else 1 when a gate failed
     /// or a determinism rerun diverged, else 0.
     public var exitCode: Int32 {
-        if summary.errored > 0 { return 3 }
-        if summary.gatesFailed > 0 || summary.nondeterministic > 0 { return 1 }
-        return 0
+        if summary.errored > 0 { return ExitStatus.infrastructure }
+        if summary.gatesFailed > 0 || summary.nondeterministic > 0 { return ExitStatus.failed }
+        return ExitStatus.ok
     }
 }
 

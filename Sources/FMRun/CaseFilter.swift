@@ -1,3 +1,4 @@
+import FMCore
 import FMSuite
 
 /// `--filter EXPR`: which cases run.
@@ -18,7 +19,7 @@ public struct CaseFilter: Sendable, CustomStringConvertible {
     /// The expression as given.
     public let description: String
 
-    /// Parses `expression`; throws `RunnerError.invalidInput` for an empty term or an unknown prefix.
+    /// Parses `expression`; throws `Fault.invalidInput` for an empty term or an unknown prefix.
     public init(_ expression: String) throws {
         description = expression
         var parsed: [Term] = []
@@ -27,7 +28,7 @@ public struct CaseFilter: Sendable, CustomStringConvertible {
             let negated = text.hasPrefix("!")
             if negated { text.removeFirst() }
             guard !text.isEmpty else {
-                throw RunnerError.invalidInput("--filter '\(expression)': empty term; write terms like tag:NAME, suite:NAME, id:GLOB or GLOB, separated by commas")
+                throw Fault.invalidInput("--filter '\(expression)': empty term; write terms like tag:NAME, suite:NAME, id:GLOB or GLOB, separated by commas")
             }
             var kind = Term.Kind.bare
             if let colon = text.firstIndex(of: ":") {
@@ -37,7 +38,7 @@ public struct CaseFilter: Sendable, CustomStringConvertible {
                 case "suite": kind = .suite
                 case "id": kind = .id
                 default:
-                    throw RunnerError.invalidInput("--filter '\(expression)': unknown prefix '\(prefix):'; use tag:, suite: or id:")
+                    throw Fault.invalidInput("--filter '\(expression)': unknown prefix '\(prefix):'; use tag:, suite: or id:")
                 }
                 text = String(text[text.index(after: colon)...])
             }

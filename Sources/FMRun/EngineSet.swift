@@ -28,7 +28,7 @@ final class EngineSet: @unchecked Sendable {
         configurations.removeAll { $0.name == RecordedTranscript.engineName }
         if request.record != nil && configurations.count > 1 {
             let names = configurations.map(\.summary)
-            throw RunnerError.invalidInput("--record writes one engine's cassette, but these cases use \(names.joined(separator: ", ")); pick one with --engine")
+            throw Fault.invalidInput("--record writes one engine's cassette, but these cases use \(names.joined(separator: ", ")); pick one with --engine")
         }
         for configuration in configurations {
             var provider = try request.provider ?? EngineRegistry.provider(for: configuration)
@@ -90,7 +90,7 @@ final class EngineSet: @unchecked Sendable {
         do {
             try recorder.save()
         } catch {
-            throw RunnerError.infrastructure("cannot write cassette \(recorder.path): \(error.localizedDescription)")
+            throw Fault.infrastructure("cannot write cassette \(recorder.path): \(error.localizedDescription)")
         }
     }
 }

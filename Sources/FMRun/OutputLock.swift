@@ -20,7 +20,7 @@ final class OutputLock {
 
     deinit { close(descriptor) }
 
-    /// Locks `resultsPath` (its folder created when missing), or throws `RunnerError.invalidInput`
+    /// Locks `resultsPath` (its folder created when missing), or throws `Fault.invalidInput`
     /// naming the pid of the run that holds it.
     static func acquire(forResults resultsPath: String) throws -> OutputLock {
         let folder = FilePaths.parent(of: resultsPath)
@@ -29,7 +29,7 @@ final class OutputLock {
         // Close-on-exec: a child left running must not keep the lock after fmeval ends.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw RunnerError.infrastructure("cannot create the lock file \(path): \(String(cString: strerror(errno))); "
+            throw Fault.infrastructure("cannot create the lock file \(path): \(String(cString: strerror(errno))); "
                 + "check that the output folder is writable")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
@@ -37,7 +37,7 @@ final class OutputLock {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             close(descriptor)
             let who = Int32(holder).map { "another fmeval run (pid \($0))" } ?? "another fmeval run"
-            throw RunnerError.invalidInput("\(who) is writing to \(resultsPath); wait for it to finish, or give "
+            throw Fault.invalidInput("\(who) is writing to \(resultsPath); wait for it to finish, or give "
                 + "this run another results file (--out DIR or --json FILE); nothing was run")
         }
         let pid = Array("\(getpid())\n".utf8)

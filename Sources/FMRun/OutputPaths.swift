@@ -10,25 +10,25 @@ public enum OutputPaths {
     /// option that gave the path (for example `--junit report.xml`) in the message.
     public static func check(_ path: String, flag: String) throws {
         let manager = FileManager.default
-        guard !path.isEmpty else { throw RunnerError.invalidInput("\(flag): the path is empty; give a file path") }
+        guard !path.isEmpty else { throw Fault.invalidInput("\(flag): the path is empty; give a file path") }
         let folder = FilePaths.parent(of: path)
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw RunnerError.invalidInput("\(flag): \(path) is a folder; give a file path")
+            throw Fault.invalidInput("\(flag): \(path) is a folder; give a file path")
         }
         if let blocker = fileInTheWay(of: folder) {
-            throw RunnerError.invalidInput("\(flag): \(blocker) is a file, but a folder is needed there to write \(path); remove or rename it, or choose another path")
+            throw Fault.invalidInput("\(flag): \(blocker) is a file, but a folder is needed there to write \(path); remove or rename it, or choose another path")
         }
         do {
             try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw RunnerError.invalidInput("\(flag): cannot create the folder \(folder) for \(path): \(FileErrors.reason(of: error)); choose a writable path")
+            throw Fault.invalidInput("\(flag): cannot create the folder \(folder) for \(path): \(FileErrors.reason(of: error)); choose a writable path")
         }
         let probe = FilePaths.join(folder, ".fmeval-write-check-\(getpid())-\(UUID().uuidString.prefix(8))")
         let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
             let cause = String(cString: strerror(errno))
-            throw RunnerError.invalidInput("\(flag): cannot write in the folder \(folder) (\(cause)); choose a writable path")
+            throw Fault.invalidInput("\(flag): cannot write in the folder \(folder) (\(cause)); choose a writable path")
         }
         close(descriptor)
         unlink(probe)

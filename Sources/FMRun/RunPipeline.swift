@@ -77,7 +77,7 @@ public struct RunPlan {
 
 /// Load → validate → select → resolve engines → run → write results: `fmeval run` without the terminal.
 public enum RunPipeline {
-    /// Loads and validates the suites and selects cases; throws `RunnerError.invalidInput` listing every
+    /// Loads and validates the suites and selects cases; throws `Fault.invalidInput` listing every
     /// validation error (nothing runs when a suite is unusable), and when no case is selected by mistake:
     /// a folder without suites, a `--filter` matching nothing, rerun cases outside the selection.
     public static func plan(_ request: RunRequest) throws -> RunPlan {
@@ -92,7 +92,7 @@ public enum RunPipeline {
         if !diagnostics.isEmpty || !engineProblems.isEmpty {
             let lines = diagnostics.map(\.description) + engineProblems
             let hint = transcriptProblems.isEmpty || request.keepGoing ? "" : "\nTo score the valid transcripts anyway (the invalid ones listed as errors), add --keep-going."
-            throw RunnerError.invalidInput(lines.joined(separator: "\n") + "\n\(lines.count) error(s); nothing was run. Fix them (see 'fmeval validate')." + hint)
+            throw Fault.invalidInput(lines.joined(separator: "\n") + "\n\(lines.count) error(s); nothing was run. Fix them (see 'fmeval validate')." + hint)
         }
         let known = loaded.expandedCases.map { item in
             var item = item
@@ -101,12 +101,12 @@ public enum RunPipeline {
         }
         var cases = known
         if cases.isEmpty {
-            throw RunnerError.invalidInput("no cases found in \(paths.joined(separator: " ")); give suite files or folders holding them")
+            throw Fault.invalidInput("no cases found in \(paths.joined(separator: " ")); give suite files or folders holding them")
         }
         if !request.variants.isEmpty {
             let names = Set(cases.compactMap(\.variant))
             for name in request.variants where !names.contains(name) {
-                throw RunnerError.invalidInput("--variant \(name): no suite defines it (variants: \(names.sorted().joined(separator: ", ").nonEmpty ?? "none"))")
+                throw Fault.invalidInput("--variant \(name): no suite defines it (variants: \(names.sorted().joined(separator: ", ").nonEmpty ?? "none"))")
             }
             cases = cases.filter { $0.variant.map(request.variants.contains) ?? false }
         }
@@ -117,7 +117,7 @@ public enum RunPipeline {
             let filter = try CaseFilter(expression)
             let matched = cases.filter(filter.matches)
             if matched.isEmpty {
-                throw RunnerError.invalidInput(CaseSelection.noMatch(filter, candidates: cases, request: request, paths: paths))
+                throw Fault.invalidInput(CaseSelection.noMatch(filter, candidates: cases, request: request, paths: paths))
             }
             filteredOut = cases.filter { !filter.matches($0) }
             cases = matched
@@ -132,7 +132,7 @@ public enum RunPipeline {
             let missing = wanted.filter { !knownIDs.contains($0.id) }
             if !missing.isEmpty { plan.warnings.append(rerun.gone(missing, paths: paths)) }
             cases = cases.filter { wantedIDs.contains($0.id) }
-            if cases.isEmpty { throw RunnerError.invalidInput(rerun.noneSelected(wanted, paths: paths)) }
+            if cases.isEmpty { throw Fault.invalidInput(rerun.noneSelected(wanted, paths: paths)) }
         }
         if let shard = request.shard {
             let selected = cases.count
@@ -164,20 +164,20 @@ public enum RunPipeline {
     /// Throws invalid input when the selected cases pass `RunLimits` (cases, attempts of one case, attempts in all).
     static func checkLimits(_ cases: [ExpandedCase], repeatOverride: Int?) throws {
         guard cases.count <= RunLimits.maximumCases else {
-            throw RunnerError.invalidInput("\(cases.count) cases are selected, over fmeval's cap of \(RunLimits.maximumCases) "
+            throw Fault.invalidInput("\(cases.count) cases are selected, over fmeval's cap of \(RunLimits.maximumCases) "
                 + "per run; split the suite or select fewer with --filter or --shard")
         }
         var total = 0
         for item in cases {
             let attempts = item.reproduce?.trials ?? repeatOverride ?? item.repeatCount
             guard attempts <= RunLimits.maximumRepeat else {
-                throw RunnerError.invalidInput("\(item.location): case '\(item.id)' would run \(attempts) attempts, over fmeval's "
+                throw Fault.invalidInput("\(item.location): case '\(item.id)' would run \(attempts) attempts, over fmeval's "
                     + "cap of \(RunLimits.maximumRepeat) per case; use fewer seeds or paraphrases")
             }
             total += attempts
         }
         guard total <= RunLimits.maximumAttempts else {
-            throw RunnerError.invalidInput("the selected cases would run \(total) attempts, over fmeval's cap of "
+            throw Fault.invalidInput("the selected cases would run \(total) attempts, over fmeval's cap of "
                 + "\(RunLimits.maximumAttempts) per run; lower --repeat or select fewer cases")
         }
     }
@@ -197,7 +197,7 @@ public enum RunPipeline {
         var carried = plan.carried
         var previous: RunInfo?
         if let resume = request.resume {
-            let read = try RunnerError.fromResults { try ResultsJournal.readForResume(path: resume) }
+            let read = try Fault.fromResults { try ResultsJournal.readForResume(path: resume) }
             if let note = read.note { notice(note) }
             let wanted = Set(plan.cases.map(\.id))
             carried = read.cases.filter { wanted.contains($0.id) }
@@ -240,7 +240,7 @@ public enum RunPipeline {
             info.finishedAt = nil
             info.durationMs = nil
         }
-        let journal = try RunnerError.fromResults {
+        let journal = try Fault.fromResults {
             try ResultsJournal(path: ResultsJournal.path(for: request.resultsPath), run: info, carried: carried)
         }
         let runner = Runner(options: plan.options, provider: engines.provider(for:), environment: engines.environment(for:))
@@ -255,8 +255,8 @@ public enum RunPipeline {
         let store = ResultsFileStore(path: request.resultsPath, caseTexts: journal.caseTexts(for: all))
         do {
             try store.save(result)
-        } catch let error as ReportError {
-            throw RunnerError.infrastructure("\(error.message); every finished case is kept in the journal \(journal.path): "
+        } catch let error as Fault {
+            throw Fault.infrastructure("\(error.message); every finished case is kept in the journal \(journal.path): "
                 + "fix the path and finish with --resume \(journal.path)")
         }
         journal.finish()
@@ -276,7 +276,7 @@ public enum RunPipeline {
         guard !request.fresh, FileManager.default.fileExists(atPath: journal) else { return }
         if let resume = request.resume, resume == journal || resume == request.resultsPath { return }
         let count = (try? ResultsJournal.read(path: journal).cases.count).map { " (\($0) finished case\($0 == 1 ? "" : "s"))" } ?? ""
-        throw RunnerError.invalidInput("\(journal) is the journal of an interrupted run\(count); finish that run with "
+        throw Fault.invalidInput("\(journal) is the journal of an interrupted run\(count); finish that run with "
             + "--resume \(request.resultsPath), or pass --fresh to start over and replace it; nothing was run")
     }
 
@@ -312,7 +312,7 @@ public enum RunPipeline {
             let now = engines.provider(for: item).identity
             let hashesAgree = before.modelHash == nil || now.modelHash == nil || before.modelHash == now.modelHash
             guard before.name != now.name || before.model != now.model || !hashesAgree else { continue }
-            throw RunnerError.invalidInput("--retry-errors: \(rerun.path) ran \(item.id) on \(before) but this run would use \(now); "
+            throw Fault.invalidInput("--retry-errors: \(rerun.path) ran \(item.id) on \(before) but this run would use \(now); "
                 + "retry with the --engine and --model of that run so the merged results hold one configuration")
         }
     }

@@ -67,7 +67,7 @@ public final class Runner: Sendable {
     public func run(_ cases: [ExpandedCase], journal: ResultsJournal? = nil, progress: Progress? = nil,
                     started: Started? = nil) throws -> [CaseResult] {
         if let collision = CaseIDCollisions.diagnostics(of: cases).first {
-            throw RunnerError.invalidInput(collision.description)
+            throw Fault.invalidInput(collision.description)
         }
         let schedule = options.caseOrder.schedule(cases)
         let state = Locked(RunState())
@@ -117,8 +117,8 @@ public final class Runner: Sendable {
             return state
         }
         if let journalError = finished.journalError {
-            if journalError is JournalWriteError { throw RunnerError.infrastructure("\(journalError)") }
-            throw RunnerError.infrastructure("cannot append to the results journal \(journal?.path ?? ""): \(journalError)")
+            if journalError is JournalWriteError { throw Fault.infrastructure("\(journalError)") }
+            throw Fault.infrastructure("cannot append to the results journal \(journal?.path ?? ""): \(journalError)")
         }
         return finished.results
     }

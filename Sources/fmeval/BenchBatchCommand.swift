@@ -34,17 +34,17 @@ struct BenchBatchCommand: Command {
         let counts = try sequenceCounts(try parser.option("--sequences"))
         let extra = try parser.finish()
         guard extra.isEmpty else {
-            throw CLIError.invalidInput("bench batch: unexpected argument '\(extra[0])'; see 'fmeval help bench batch'")
+            throw Fault.invalidInput("bench batch: unexpected argument '\(extra[0])'; see 'fmeval help bench batch'")
         }
         guard tokens <= 512 else {
-            throw CLIError.invalidInput("bench batch: --tokens \(tokens) is more than 512; ask for fewer tokens per sequence")
+            throw Fault.invalidInput("bench batch: --tokens \(tokens) is more than 512; ask for fewer tokens per sequence")
         }
         let file = try openModel(modelPath)
         let model: LlamaModel
         do {
             model = try LlamaModel(file: file, contextLength: 1024, threads: threads)
         } catch let error as GGUFError {
-            throw CLIError.invalidInput("bench batch: \(error.description)")
+            throw Fault.invalidInput("bench batch: \(error.description)")
         }
         let tokenizer = try openTokenizer(file, userSupplied: modelPath != nil)
         let generator = Generator(model: model, maxSequences: counts.max()!)
@@ -87,7 +87,7 @@ struct BenchBatchCommand: Command {
             }
             print("threads  \(model.pool.activeCount), kernels \(kernels)")
         }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 
     /// The `--sequences` list: positive counts, comma-separated, at most 64 each.
@@ -95,7 +95,7 @@ struct BenchBatchCommand: Command {
         guard let text else { return [1, 2, 4, 8] }
         let counts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !counts.isEmpty, counts.allSatisfy({ $0 != nil && $0! >= 1 && $0! <= 64 }) else {
-            throw CLIError.invalidInput("bench batch: --sequences '\(text)' is not a list of counts from 1 to 64 (e.g. 1,2,4,8)")
+            throw Fault.invalidInput("bench batch: --sequences '\(text)' is not a list of counts from 1 to 64 (e.g. 1,2,4,8)")
         }
         return counts.map { $0! }
     }

@@ -1,3 +1,4 @@
+import FMCore
 import FMEmbedded
 import Foundation
 
@@ -42,7 +43,7 @@ struct BenchCommand: Command {
         let repeats = try parser.intOption("--repeat", minimum: 1) ?? 3
         let extra = try parser.finish()
         guard extra.isEmpty else {
-            throw CLIError.invalidInput("bench: unexpected argument '\(extra[0])'; see 'fmeval help bench'")
+            throw Fault.invalidInput("bench: unexpected argument '\(extra[0])'; see 'fmeval help bench'")
         }
         let path = try modelPath ?? openModel(nil).path
         let defaultLevel = try KernelLevel.fromEnvironment()
@@ -52,7 +53,7 @@ struct BenchCommand: Command {
         do {
             model = try LlamaModel(file: file, contextLength: 1024, threads: threads, kernelLevel: defaultLevel)
         } catch let error as GGUFError {
-            throw CLIError.invalidInput("bench: \(error.description)")
+            throw Fault.invalidInput("bench: \(error.description)")
         }
         let tokenizer = try openTokenizer(file, userSupplied: modelPath != nil)
         let loadSeconds = Date().timeIntervalSince(loadStart)
@@ -96,7 +97,7 @@ struct BenchCommand: Command {
                       + String(format: " %16.1f %17.1f", median(figures.prefill), median(figures.decode)))
             }
         }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 
     /// One level's prefill and decode speeds (tokens/s, one per round after a warm-up).

@@ -73,18 +73,18 @@ struct BenchMaskCommand: Command {
             if !json { print(format(row)) }
         }
         if json { printJSON(GeneratedContent(properties: [("grammars", GeneratedContent(rows))]).jsonString) }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 
     /// Reads and checks one schema file.
     private static func loadSchema(_ path: String) throws -> GenerationSchema {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw CLIError.invalidInput("bench masks: cannot read schema file \(path); check the path")
+            throw Fault.invalidInput("bench masks: cannot read schema file \(path); check the path")
         }
         do {
             return try GenerationSchema(json: text)
         } catch {
-            throw CLIError.invalidInput("bench masks: \(path): \(error)")
+            throw Fault.invalidInput("bench masks: \(path): \(error)")
         }
     }
 
@@ -137,8 +137,8 @@ struct BenchMaskCommand: Command {
                     let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
                     if pass == 0 { cold.append(micros) } else { warm.append(micros) }
                     guard mask[id >> 6] & (1 << UInt64(id & 63)) != 0, matcher.accept(id) else {
-                        throw CLIError(message: "bench masks: \(workload.name): token \(id) of \(document) was masked out; "
-                                       + "this is a grammar bug, please report it", exitCode: ExitCode.failed)
+                        throw Fault.infrastructure("bench masks: \(workload.name): token \(id) of \(document) was masked "
+                                                   + "out; this is a grammar bug, please report it")
                     }
                 }
             }

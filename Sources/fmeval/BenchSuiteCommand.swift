@@ -54,11 +54,11 @@ struct BenchSuiteCommand: Command {
         let throughput = try ThroughputFlags.parse(&args, command: "bench suite")
         let extra = try args.finish()
         guard extra.isEmpty else {
-            throw CLIError.invalidInput("bench suite: unexpected argument '\(extra[0])'; give suites with --suite PATH (see 'fmeval help bench suite')")
+            throw Fault.invalidInput("bench suite: unexpected argument '\(extra[0])'; give suites with --suite PATH (see 'fmeval help bench suite')")
         }
         let paths = suites.isEmpty ? [defaultSuite] : suites
         for path in paths where !FileManager.default.fileExists(atPath: path) {
-            throw CLIError.invalidInput("bench suite: no suite at \(path)"
+            throw Fault.invalidInput("bench suite: no suite at \(path)"
                 + (suites.isEmpty ? "; run from the repository root, or give --suite PATH" : "; give an existing suite file or folder"))
         }
         let temporary = FilePaths.join(FileManager.default.temporaryDirectory.path, "fmeval-bench-\(UUID().uuidString)")
@@ -78,13 +78,8 @@ struct BenchSuiteCommand: Command {
             let plan = try RunPipeline.plan(request)
             if kept != nil { try OutputPaths.check(resultsPath, flag: "--results \(resultsPath)") }
             result = try RunPipeline.execute(request, plan: plan, notice: { printError("fmeval: \($0)") })
-        } catch let error as RunnerError {
-            switch error {
-            case .invalidInput(let message): throw CLIError.invalidInput("bench suite: \(message)")
-            case .infrastructure(let message): throw CLIError.infrastructure("bench suite: \(message)")
-            }
-        } catch let error as EngineSetupError {
-            throw error.isInvalidInput ? CLIError.invalidInput(error.message) : CLIError.infrastructure(error.message)
+        } catch let error as Fault {
+            throw error.prefixed("bench suite: ")
         }
         let figures = RunThroughput(result)
         let engine = result.run.fingerprint.engine
@@ -101,7 +96,7 @@ struct BenchSuiteCommand: Command {
             printText(figures, engine: engine.description, paths: paths, jobs: jobs, rss: rss, remote: remote)
         }
         if let kept { print("results: \(kept)") }
-        return figures.errored > 0 ? ExitCode.infrastructure : ExitCode.ok
+        return figures.errored > 0 ? ExitStatus.infrastructure : ExitStatus.ok
     }
 
     /// The figures as one JSON object with `extra`'s members added, keys sorted.

@@ -45,15 +45,15 @@ struct CatalogueCommand: Command {
         var paths = try args.finish()
         if paths.isEmpty { paths = ["suites/forum"] }
         if output != nil && check != nil {
-            throw CLIError.invalidInput("catalogue: --output and --check exclude each other; write the file with one run, check it with another")
+            throw Fault.invalidInput("catalogue: --output and --check exclude each other; write the file with one run, check it with another")
         }
         if resultsFile != nil && (engineFlags.name != nil || !engineFlags.options.isEmpty || model != nil) {
-            throw CLIError.invalidInput("catalogue: --results takes the results as they were run; leave out the engine flags, or drop --results to run the suites")
+            throw Fault.invalidInput("catalogue: --results takes the results as they were run; leave out the engine flags, or drop --results to run the suites")
         }
         let loaded = SuiteLoader.load(paths: paths)
         let problems = loaded.diagnostics + RunPipeline.foldersWithoutSuites(paths)
         if !problems.isEmpty {
-            throw CLIError.invalidInput(problems.map(\.description).joined(separator: "\n") + "\n\(problems.count) error(s); fix them (see 'fmeval validate')")
+            throw Fault.invalidInput(problems.map(\.description).joined(separator: "\n") + "\n\(problems.count) error(s); fix them (see 'fmeval validate')")
         }
         if let output { try OutputPaths.check(output, flag: "--output \(output)") }
         let run = try resultsFile.map { try ReportFlags.load($0, flag: "catalogue: --results") }
@@ -62,26 +62,26 @@ struct CatalogueCommand: Command {
         let text = Catalogue.markdown(catalogueSuites(loaded, results: run), command: command)
         if let check {
             guard let existing = FileManager.default.contents(atPath: check) else {
-                throw CLIError.invalidInput("catalogue: --check \(check): no such file; write it with `\(command)`")
+                throw Fault.invalidInput("catalogue: --check \(check): no such file; write it with `\(command)`")
             }
             guard String(decoding: existing, as: UTF8.self) == text else {
                 printError("fmeval: \(check) is stale; run `\(command)`")
-                return ExitCode.failed
+                return ExitStatus.failed
             }
             print("\(check) is up to date")
-            return ExitCode.ok
+            return ExitStatus.ok
         }
         if let output {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
             } catch {
-                throw CLIError.infrastructure("catalogue: cannot write \(output): \(error.localizedDescription)")
+                throw Fault.infrastructure("catalogue: cannot write \(output): \(error.localizedDescription)")
             }
             print("catalogue: \(output)")
         } else {
             print(text, terminator: "")
         }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 
     /// The arguments that regenerate the catalogue: these, with `--check FILE` turned into `--output FILE`.
@@ -96,7 +96,7 @@ struct CatalogueCommand: Command {
         do {
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         } catch {
-            throw CLIError.infrastructure("catalogue: cannot create a scratch folder \(scratch): \(error.localizedDescription)")
+            throw Fault.infrastructure("catalogue: cannot create a scratch folder \(scratch): \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var request = RunRequest(paths: paths, resultsPath: FilePaths.join(scratch, "results.json"))
@@ -105,11 +105,9 @@ struct CatalogueCommand: Command {
         request.engineOptions = engineFlags.options
         request.model = model
         request.options = RunnerOptions(jobs: jobs)
-        return try mappingRunErrors {
-            let plan = try RunPipeline.plan(request)
-            printError("catalogue: running \(plan.cases.count) case\(plan.cases.count == 1 ? "" : "s")")
-            return try RunPipeline.execute(request, plan: plan, notice: { printError("fmeval: \($0)") })
-        }
+        let plan = try RunPipeline.plan(request)
+        printError("catalogue: running \(plan.cases.count) case\(plan.cases.count == 1 ? "" : "s")")
+        return try RunPipeline.execute(request, plan: plan, notice: { printError("fmeval: \($0)") })
     }
 
     /// The catalogue's suites: each loaded suite with its cases × variants and their results in `results`.

@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 import FMResults
 import FMReport
@@ -41,7 +42,7 @@ struct CompareCommand: Command {
         case 1: return try compareVariants(files[0], outputs: outputs)
         case 2: break
         default:
-            throw CLIError.invalidInput("compare: give BASE.json CANDIDATE.json, or one results file run with variants (got \(files.count) files); see 'fmeval help compare'")
+            throw Fault.invalidInput("compare: give BASE.json CANDIDATE.json, or one results file run with variants (got \(files.count) files); see 'fmeval help compare'")
         }
         let base = try ReportFlags.load(files[0], flag: "compare:")
         let candidate = try ReportFlags.load(files[1], flag: "compare:")
@@ -59,7 +60,7 @@ struct CompareCommand: Command {
         print(TerminalText.baselineTable(baseline))
         print(TerminalText.abTable(ab))
         try ReportFlags.write(outputs, input: ReportInput(results: candidate, baseline: baseline, comparisons: [ab]))
-        return baseline.hasRegressions ? ExitCode.failed : ExitCode.ok
+        return baseline.hasRegressions ? ExitStatus.failed : ExitStatus.ok
     }
 
     /// The A/B comparison of the variants inside one results file.
@@ -67,10 +68,10 @@ struct CompareCommand: Command {
         let run = try ReportFlags.load(file, flag: "compare:")
         let comparisons = ABComparison.variants(of: run)
         guard !comparisons.isEmpty else {
-            throw CLIError.invalidInput("compare: \(file) holds one configuration only per suite (A/B compares the variants of one suite); give two results files, or a run of a suite with two or more variants")
+            throw Fault.invalidInput("compare: \(file) holds one configuration only per suite (A/B compares the variants of one suite); give two results files, or a run of a suite with two or more variants")
         }
         for comparison in comparisons { print(ABText.terminal(comparison)) }
         try ReportFlags.write(outputs, input: ReportInput(results: run, comparisons: comparisons))
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 }

@@ -37,7 +37,7 @@ struct EngineFlags {
     /// `KEY=VALUE` split at the first '=', the value parsed as JSON when it parses, else kept as text.
     static func option(_ text: String) throws -> (String, GeneratedContent) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw CLIError.invalidInput("--engine-option \(text): expected KEY=VALUE (e.g. --engine-option model=m.gguf)")
+            throw Fault.invalidInput("--engine-option \(text): expected KEY=VALUE (e.g. --engine-option model=m.gguf)")
         }
         let key = String(text[..<equals]), raw = String(text[text.index(after: equals)...])
         return (key, (try? GeneratedContent(json: raw)) ?? GeneratedContent(raw))

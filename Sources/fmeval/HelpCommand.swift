@@ -1,3 +1,5 @@
+import FMCore
+
 /// `fmeval help [COMMAND...]`: the command list, or one command's help.
 struct HelpCommand: Command {
     static let path = ["help"]
@@ -11,17 +13,17 @@ struct HelpCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         if arguments.isEmpty {
             print(overview)
-            return ExitCode.ok
+            return ExitStatus.ok
         }
         guard let command = findCommand(arguments)?.command else {
             if arguments.count == 1, let text = groupHelp(arguments[0]) {
                 print(text)
-                return ExitCode.ok
+                return ExitStatus.ok
             }
-            throw CLIError.invalidInput("help: no command '\(arguments.joined(separator: " "))'; run 'fmeval --help' for the list")
+            throw Fault.invalidInput("help: no command '\(arguments.joined(separator: " "))'; run 'fmeval --help' for the list")
         }
         print(command.help)
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 
     /// The text of `fmeval --help`.

@@ -59,19 +59,15 @@ struct HistoryCommand: Command {
         guard queries.contains(query) else {
             var message = "history: unknown query '\(query)'"
             if let guess = Suggestion.closest(to: query, in: queries) { message += " (did you mean '\(guess)'?)" }
-            throw CLIError.invalidInput(message + "; the queries are \(queries.joined(separator: ", "))")
+            throw Fault.invalidInput(message + "; the queries are \(queries.joined(separator: ", "))")
         }
         if query != "prune" && (keep != nil || before != nil) {
-            throw CLIError.invalidInput("history \(query): --keep and --before are for 'fmeval history prune'")
+            throw Fault.invalidInput("history \(query): --keep and --before are for 'fmeval history prune'")
         }
         let store = HistoryStore(path: file, create: false)
-        do {
-            let output = try answer(query, words: words, store: store, last: last, keep: keep, before: before, json: json)
-            if json { printJSON(output) } else { print(output) }
-            return ExitCode.ok
-        } catch let error as ReportError {
-            throw CLIError(message: error.message, exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)
-        }
+        let output = try answer(query, words: words, store: store, last: last, keep: keep, before: before, json: json)
+        if json { printJSON(output) } else { print(output) }
+        return ExitStatus.ok
     }
 
     /// The text (or JSON) answering `query`.
@@ -79,7 +75,7 @@ struct HistoryCommand: Command {
                        json: Bool) throws -> String {
         func expect(_ count: ClosedRange<Int>, _ usage: String) throws {
             guard count.contains(words.count) else {
-                throw CLIError.invalidInput("history \(query): expected \(usage), got \(words.isEmpty ? "nothing" : words.joined(separator: " "))")
+                throw Fault.invalidInput("history \(query): expected \(usage), got \(words.isEmpty ? "nothing" : words.joined(separator: " "))")
             }
         }
         switch query {
@@ -93,7 +89,7 @@ struct HistoryCommand: Command {
             return json ? try encode(trend) : HistoryText.trend(trend)
         case "flips":
             try expect(0...2, "two runs (or none: the last two)")
-            guard words.count != 1 else { throw CLIError.invalidInput("history flips: give two runs, or none for the last two") }
+            guard words.count != 1 else { throw Fault.invalidInput("history flips: give two runs, or none for the last two") }
             let (from, to) = try flipRuns(words, store: store)
             let flips = try store.flips(from: from, to: to)
             return json ? try encode(FlipsAnswer(from: from, to: to, flips: flips)) : HistoryText.flips(flips, from: from, to: to)
@@ -118,7 +114,7 @@ struct HistoryCommand: Command {
         if words.count == 2 { return (try store.run(named: words[0]), try store.run(named: words[1])) }
         let runs = try store.runs(limit: 2)
         guard runs.count == 2 else {
-            throw CLIError.invalidInput("history flips: \(store.location) holds \(runs.count) run\(runs.count == 1 ? "" : "s"); flips needs two")
+            throw Fault.invalidInput("history flips: \(store.location) holds \(runs.count) run\(runs.count == 1 ? "" : "s"); flips needs two")
         }
         return (runs[1], runs[0])
     }
@@ -130,11 +126,11 @@ struct HistoryCommand: Command {
             return try store.prune(keep: keep)
         case (nil, let before?):
             guard before.range(of: #"^\d{4}-\d{2}-\d{2}([T ][0-9:.]+Z?)?$"#, options: .regularExpression) != nil else {
-                throw CLIError.invalidInput("history prune: --before expects a date YYYY-MM-DD or an ISO 8601 UTC time, got '\(before)'")
+                throw Fault.invalidInput("history prune: --before expects a date YYYY-MM-DD or an ISO 8601 UTC time, got '\(before)'")
             }
             return try store.prune(before: before)
         default:
-            throw CLIError.invalidInput("history prune: give exactly one of --keep N and --before DATE")
+            throw Fault.invalidInput("history prune: give exactly one of --keep N and --before DATE")
         }
     }
 

@@ -28,7 +28,7 @@ struct HistoryFlags {
         flags.explicitPath = try arguments.option("--history")
         flags.record = !arguments.flag("--no-history")
         if flags.explicitPath?.isEmpty == true {
-            throw CLIError.invalidInput("\(command): --history needs a file path (or use --no-history)")
+            throw Fault.invalidInput("\(command): --history needs a file path (or use --no-history)")
         }
         return flags
     }
@@ -93,9 +93,8 @@ struct HistoryFlags {
         let store = HistoryStore(path: file, create: false)
         do {
             return try store.baseline(try store.run(named: name))
-        } catch let error as ReportError {
-            throw CLIError(message: "--baseline history:\(name): \(error.message)",
-                           exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)
+        } catch let error as Fault {
+            throw error.prefixed("--baseline history:\(name): ")
         }
     }
 }

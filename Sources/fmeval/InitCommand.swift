@@ -26,24 +26,24 @@ struct InitCommand: Command {
         let force = args.flag("--force")
         let positionals = try args.finish()
         guard positionals.count <= 1 else {
-            throw CLIError.invalidInput("init: takes one folder, got \(positionals.count): \(positionals.joined(separator: " "))")
+            throw Fault.invalidInput("init: takes one folder, got \(positionals.count): \(positionals.joined(separator: " "))")
         }
         let folder = positionals.first ?? "."
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw CLIError.invalidInput("init: '\(folder)' is a file; give a folder (it is created when missing)")
+            throw Fault.invalidInput("init: '\(folder)' is a file; give a folder (it is created when missing)")
         }
         let targets = InitTemplates.files.map { (shown: display(folder, $0.path), url: URL(fileURLWithPath: FilePaths.join(folder, $0.path)), text: $0.text) }
         let existing = targets.filter { FileManager.default.fileExists(atPath: $0.url.path) }
         if !existing.isEmpty && !force {
-            throw CLIError.invalidInput("init: \(existing.map(\.shown).joined(separator: ", ")) already exist\(existing.count == 1 ? "s" : ""); nothing was written. Move \(existing.count == 1 ? "it" : "them") away or pass --force to overwrite")
+            throw Fault.invalidInput("init: \(existing.map(\.shown).joined(separator: ", ")) already exist\(existing.count == 1 ? "s" : ""); nothing was written. Move \(existing.count == 1 ? "it" : "them") away or pass --force to overwrite")
         }
         for target in targets {
             do {
                 try FileManager.default.createDirectory(atPath: FilePaths.parent(of: target.url.path), withIntermediateDirectories: true)
                 try Data(target.text.utf8).write(to: target.url)
             } catch {
-                throw CLIError.infrastructure("init: cannot write \(target.shown): \(error.localizedDescription)")
+                throw Fault.infrastructure("init: cannot write \(target.shown): \(error.localizedDescription)")
             }
             print("wrote \(target.shown)")
         }
@@ -54,7 +54,7 @@ struct InitCommand: Command {
           fmeval validate \(suites)
           fmeval run \(suites) --html reports/report.html
         """)
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 
     /// `path` inside `folder` as the user would type it (no `./` prefix for the current folder).

@@ -38,22 +38,22 @@ struct MergeCommand: Command {
         let history = try HistoryFlags.parse(&args, command: "merge")
         let files = try args.finish()
         guard !files.isEmpty else {
-            throw CLIError.invalidInput("merge: give the results files to merge, e.g. 'fmeval merge shard-*.json --json merged.json'")
+            throw Fault.invalidInput("merge: give the results files to merge, e.g. 'fmeval merge shard-*.json --json merged.json'")
         }
         let inputs = try files.map { (name: $0, result: try ReportFlags.load($0, flag: "merge:")) }
         let outcome: MergeResults.Outcome
         do {
             outcome = try MergeResults.merge(inputs)
-        } catch let error as ReportError {
-            throw CLIError.invalidInput(error.message)
+        } catch let error as Fault {
+            throw Fault.invalidInput(error.message)
         }
         for warning in outcome.warnings { printError("fmeval: warning: \(warning)") }
         let merged = outcome.result
         if let json {
             do {
                 try ResultsFile.write(merged, to: json)
-            } catch let error as ReportError {
-                throw CLIError.infrastructure(error.message)
+            } catch let error as Fault {
+                throw Fault.infrastructure(error.message)
             }
         } else {
             printJSON(try ContentEncoder.jsonText(merged))

@@ -25,7 +25,7 @@ struct ModelFetchCommand: Command {
         let force = parser.flag("--force")
         let extra = try parser.finish()
         guard extra.isEmpty else {
-            throw CLIError.invalidInput("model fetch: unexpected argument '\(extra[0])'; see 'fmeval help model fetch'")
+            throw Fault.invalidInput("model fetch: unexpected argument '\(extra[0])'; see 'fmeval help model fetch'")
         }
         let store = ModelStore()
         do {
@@ -33,7 +33,7 @@ struct ModelFetchCommand: Command {
                 try store.verify(store.modelURL, progress: printError)
                 printError("\(store.spec.fileName) is cached and verified.")
                 print(store.modelURL.path)
-                return ExitCode.ok
+                return ExitStatus.ok
             }
         } catch let error as ModelStoreError {
             printError("The cached model failed verification (\(error.kind)); fetching it again.")
@@ -41,9 +41,9 @@ struct ModelFetchCommand: Command {
         do {
             print(try store.fetch(progress: printError).path)
         } catch let error as ModelStoreError {
-            throw CLIError.infrastructure("model fetch: \(error.message)")
+            throw Fault.infrastructure("model fetch: \(error.message)")
         }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 }
 
@@ -67,7 +67,7 @@ struct ModelInfoCommand: Command {
         let modelPath = try parser.option("--model")
         let extra = try parser.finish()
         guard extra.isEmpty else {
-            throw CLIError.invalidInput("model info: unexpected argument '\(extra[0])'; see 'fmeval help model info'")
+            throw Fault.invalidInput("model info: unexpected argument '\(extra[0])'; see 'fmeval help model info'")
         }
         let file = try openModel(modelPath)
         let info = describe(file)
@@ -76,7 +76,7 @@ struct ModelInfoCommand: Command {
         } else {
             printText(file, info)
         }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 
     /// The model's description as a JSON object.
@@ -170,16 +170,16 @@ func openModel(_ path: String?) throws -> GGUFFile {
         do {
             return try GGUFFile(path: path)
         } catch let error as GGUFError {
-            throw CLIError.invalidInput("--model: \(error.description)")
+            throw Fault.invalidInput("--model: \(error.description)")
         }
     }
     do {
         let url = try ModelStore.defaultModelURL(progress: printError)
         return try GGUFFile(path: url.path)
     } catch let error as ModelStoreError {
-        throw CLIError.infrastructure(error.message)
+        throw Fault.infrastructure(error.message)
     } catch let error as GGUFError {
-        throw CLIError.infrastructure("the cached default model is unreadable: \(error.description)")
+        throw Fault.infrastructure("the cached default model is unreadable: \(error.description)")
     }
 }
 
@@ -189,6 +189,6 @@ func openTokenizer(_ file: GGUFFile, userSupplied: Bool) throws -> Tokenizer {
         return try Tokenizer(file: file)
     } catch let error as GGUFError {
         let message = (userSupplied ? "--model: " : "") + error.description
-        throw userSupplied ? CLIError.invalidInput(message) : CLIError.infrastructure(message)
+        throw userSupplied ? Fault.invalidInput(message) : Fault.infrastructure(message)
     }
 }

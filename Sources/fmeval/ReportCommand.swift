@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 import FMResults
 import FMReport
@@ -32,9 +33,9 @@ struct ReportCommand: Command {
         let files = try args.finish()
         guard files.count == 1 else {
             if files.isEmpty {
-                throw CLIError.invalidInput("report: give the results file, e.g. 'fmeval report reports/results.json --html report.html'")
+                throw Fault.invalidInput("report: give the results file, e.g. 'fmeval report reports/results.json --html report.html'")
             }
-            throw CLIError.invalidInput("report: takes one results file, got \(files.count); combine several with 'fmeval merge'")
+            throw Fault.invalidInput("report: takes one results file, got \(files.count); combine several with 'fmeval merge'")
         }
         let result = try ReportFlags.load(files[0], flag: "report:")
         return try flags.finish(result, baseline: nil)

@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 import FMResults
 import FMReport
@@ -52,11 +53,11 @@ struct ReportFlags {
             do {
                 flags.shard = try Shard(parsing: text)
             } catch let error as ShardError {
-                throw CLIError.invalidInput("run: \(error.message)")
+                throw Fault.invalidInput("run: \(error.message)")
             }
         }
         if flags.failOnRegression && flags.baselinePath == nil {
-            throw CLIError.invalidInput("run: --fail-on-regression needs --baseline FILE (the results to compare against)")
+            throw Fault.invalidInput("run: --fail-on-regression needs --baseline FILE (the results to compare against)")
         }
         return flags
     }
@@ -114,18 +115,14 @@ struct ReportFlags {
         for ab in abComparisons { print(ABText.terminal(ab)) }
         try ReportFlags.write(outputs, input: ReportInput(results: run, baseline: comparison, comparisons: abComparisons, history: history))
         guard failOnRegression, let comparison else { return run.exitCode }
-        return comparison.hasRegressions ? ExitCode.failed : ExitCode.ok
+        return comparison.hasRegressions ? ExitStatus.failed : ExitStatus.ok
     }
 
     /// Writes each report of `outputs` from `input`, announcing each as `NAME: FILE`; an unwritable
     /// file is exit 3, a report that cannot be made exit 2.
     static func write(_ outputs: [ReportOutput], input: ReportInput, announce: (String) -> Void = { print($0) }) throws {
         for output in outputs {
-            do {
-                try ResultsFile.writeReport(try output.format.render(input), to: output.path)
-            } catch let error as ReportError {
-                throw CLIError(message: error.message, exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)
-            }
+            try ResultsFile.writeReport(try output.format.render(input), to: output.path)
             announce("\(output.format.name): \(output.path)")
         }
     }
@@ -134,8 +131,8 @@ struct ReportFlags {
     static func load(_ path: String, flag: String) throws -> RunResult {
         do {
             return try ResultsFile.load(path)
-        } catch let error as ReportError {
-            throw CLIError(message: "\(flag) \(error.message)", exitCode: error.isInfrastructure ? ExitCode.infrastructure : ExitCode.invalidInput)
+        } catch let error as Fault {
+            throw error.prefixed("\(flag) ")
         }
     }
 }

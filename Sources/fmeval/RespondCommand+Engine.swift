@@ -9,7 +9,7 @@ extension RespondCommand {
         var configuration = EngineConfiguration(name: name, options: [:])
         if let modelPath {
             if let descriptor = EngineRegistry.descriptor(named: name), descriptor.option("model") == nil {
-                throw CLIError.invalidInput("respond: --model: engine '\(name)' has no 'model' option")
+                throw Fault.invalidInput("respond: --model: engine '\(name)' has no 'model' option")
             }
             configuration.model = modelPath
         }
@@ -18,7 +18,7 @@ extension RespondCommand {
             guard let option = problem.option else { return "respond: \(flags.name == nil ? "" : "--engine: ")\(problem.message)" }
             return "respond: \(flags.options[option] != nil ? "--engine-option \(option)" : "--model"): \(problem.message)"
         }
-        guard problems.isEmpty else { throw CLIError.invalidInput(problems.joined(separator: "\n")) }
+        guard problems.isEmpty else { throw Fault.invalidInput(problems.joined(separator: "\n")) }
         return configuration
     }
 
@@ -40,12 +40,12 @@ extension RespondCommand {
         do {
             let engine = try EngineRegistry.provider(for: configuration).engine(for: AttemptContext(caseID: "respond", script: nil, attempt: 0))
             response = try engine.respond(to: engineRequest(prompt, schema: schema, instructions: instructions, maxTokens: maxTokens)) { _ in }
-        } catch let error as EngineSetupError {
-            throw error.isInvalidInput ? CLIError.invalidInput("respond: \(error.message)") : CLIError.infrastructure("respond: \(error.message)")
+        } catch let error as Fault {
+            throw error.prefixed("respond: ")
         } catch let error as LanguageModelError {
-            throw CLIError.infrastructure("respond: \(error.description)")
+            throw Fault.infrastructure("respond: \(error.description)")
         } catch {
-            throw CLIError.infrastructure("respond: engine '\(configuration.name)': \(error)")
+            throw Fault.infrastructure("respond: engine '\(configuration.name)': \(error)")
         }
         let content = schema != nil && response.finishReason == .stop ? response.content : nil
         if json {
@@ -53,6 +53,6 @@ extension RespondCommand {
         } else {
             if let content { printJSON(content.jsonString) } else { print(response.text) }
         }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 }

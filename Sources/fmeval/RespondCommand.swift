@@ -48,7 +48,7 @@ struct RespondCommand: Command {
         let engineFlags = try EngineFlags.parse(&parser)
         let prompts = try parser.finish()
         guard prompts.count == 1 else {
-            throw CLIError.invalidInput("respond: expected one PROMPT argument (quote it), got \(prompts.count); see 'fmeval help respond'")
+            throw Fault.invalidInput("respond: expected one PROMPT argument (quote it), got \(prompts.count); see 'fmeval help respond'")
         }
         let configuration = try engineConfiguration(engineFlags, modelPath: modelFlag)
         let schema = try schemaPath.map { try loadDocument($0).decodeForCommand { try GenerationSchema(content: $0) } }
@@ -71,7 +71,7 @@ struct RespondCommand: Command {
             generator = Generator(model: try LlamaModel(file: file))
         } catch let error as GGUFError {
             let message = (userSupplied ? "--model: " : "") + error.description
-            throw userSupplied ? CLIError.invalidInput(message) : CLIError.infrastructure(message)
+            throw userSupplied ? Fault.invalidInput(message) : Fault.infrastructure(message)
         }
         var messages: [ChatMessage] = instructions.map { [.system($0)] } ?? []
         messages.append(.user(prompts[0]))
@@ -79,7 +79,7 @@ struct RespondCommand: Command {
         do {
             promptIDs = try template.promptTokens(messages, tokenizer: tokenizer).map { Int32($0) }
         } catch let error as ChatTemplateError {
-            throw userSupplied ? CLIError.invalidInput("--model: \(error.message)") : CLIError.infrastructure(error.message)
+            throw userSupplied ? Fault.invalidInput("--model: \(error.message)") : Fault.infrastructure(error.message)
         }
         let request = GenerationRequest(prompt: promptIDs, maxTokens: maxTokens ?? max(0, generator.model.cache.capacity - promptIDs.count),
                                         stopTokens: Set(tokenizer.stopIDs.map { Int32($0) }))
@@ -91,8 +91,8 @@ struct RespondCommand: Command {
                 return true
             }
         } catch let error as LlamaRunError {
-            throw error.isContextOverflow ? CLIError.invalidInput("respond: \(error.message)")
-                                          : CLIError.infrastructure("respond: \(error.message)")
+            throw error.isContextOverflow ? Fault.invalidInput("respond: \(error.message)")
+                                          : Fault.infrastructure("respond: \(error.message)")
         }
         let ids = result.tokens.map { Int($0) }
         if json {
@@ -100,7 +100,7 @@ struct RespondCommand: Command {
         } else {
             stream.finish()
         }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 
     /// `--schema`: one constrained structured response through the embedded engine's grammar channel.
@@ -112,7 +112,7 @@ struct RespondCommand: Command {
             let name = FilePaths.stem(of: modelPath ?? ModelSpec.smolLM2.fileName)
             engine = try EmbeddedEngine(file: file, modelName: name, modelHash: modelPath == nil ? ModelSpec.smolLM2.sha256 : nil)
         } catch let error as GGUFError {
-            throw modelPath != nil ? CLIError.invalidInput("--model: \(error.description)") : CLIError.infrastructure(error.description)
+            throw modelPath != nil ? Fault.invalidInput("--model: \(error.description)") : Fault.infrastructure(error.description)
         }
         let request = engineRequest(prompt, schema: schema, instructions: instructions, maxTokens: maxTokens)
         let response: EngineResponse
@@ -120,8 +120,8 @@ struct RespondCommand: Command {
             response = try engine.respond(to: request) { _ in }
         } catch let error as LanguageModelError {
             switch error {
-            case .unsupportedGenerationGuide, .contextSizeExceeded: throw CLIError.invalidInput("respond: \(error.description)")
-            default: throw CLIError.infrastructure("respond: \(error.description)")
+            case .unsupportedGenerationGuide, .contextSizeExceeded: throw Fault.invalidInput("respond: \(error.description)")
+            default: throw Fault.infrastructure("respond: \(error.description)")
             }
         }
         let content = response.finishReason == .stop ? response.content : nil
@@ -134,9 +134,9 @@ struct RespondCommand: Command {
             let limit = maxTokens.map { "--max-tokens \($0)); raise --max-tokens" } ?? "the end of the context window); shorten the prompt"
             printError("respond: the structure was cut after \(response.usage.outputTokens) tokens (\(limit). "
                        + "Generated so far: \(response.text)")
-            return ExitCode.failed
+            return ExitStatus.failed
         }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 
     /// The `--json` object for `--schema`: the raw text, the parsed document (null when cut), finish reason and usage.

@@ -117,13 +117,13 @@ struct RunCommand: Command {
         let throughput = try ThroughputFlags.parse(&args, command: "run")
         let guideEnforcement = try args.option("--guide-enforcement").map { name in
             guard let enforcement = GuideEnforcement(rawValue: name) else {
-                throw CLIError.invalidInput("run: --guide-enforcement must be device or strict, not '\(name)'")
+                throw Fault.invalidInput("run: --guide-enforcement must be device or strict, not '\(name)'")
             }
             return enforcement
         }
         let transcriptDialect = try args.option("--transcript-dialect").map { name in
             guard let dialect = Transcript.Dialect(rawValue: name) else {
-                throw CLIError.invalidInput(
+                throw Fault.invalidInput(
                     "run: --transcript-dialect must be 26 or 27 (Foundation Models 26 or 27), not '\(name)'")
             }
             return dialect
@@ -133,20 +133,20 @@ struct RunCommand: Command {
         let history = try HistoryFlags.parse(&args, command: "run")
         let paths = try args.finish()
         if record != nil && cassette != nil {
-            throw CLIError.invalidInput("run: --record and --cassette exclude each other; record with one run, replay with another")
+            throw Fault.invalidInput("run: --record and --cassette exclude each other; record with one run, replay with another")
         }
         if cassette != nil && engine != nil && engine != "replay" {
-            throw CLIError.invalidInput("run: --cassette is for --engine replay, not --engine \(engine!)")
+            throw Fault.invalidInput("run: --cassette is for --engine replay, not --engine \(engine!)")
         }
         let pathFlags: [(String, String?)] = [("--out", out), ("--json", json), ("--record", record), ("--cassette", cassette),
                                           ("--resume", resume), ("--retry-errors", retryErrors), ("--model", model)]
         if let empty = pathFlags.first(where: { $0.1?.isEmpty == true }) {
-            throw CLIError.invalidInput("run: \(empty.0) was given an empty path; give a path (nothing was run)")
+            throw Fault.invalidInput("run: \(empty.0) was given an empty path; give a path (nothing was run)")
         }
         let continuations = [resume.map { _ in "--resume" }, lastFailed.map { _ in "--last-failed" }, retryErrors.map { _ in "--retry-errors" },
                              fresh ? "--fresh" : nil].compactMap { $0 }
         if continuations.count > 1 {
-            throw CLIError.invalidInput("run: \(continuations.joined(separator: " and ")) exclude each other; pick one")
+            throw Fault.invalidInput("run: \(continuations.joined(separator: " and ")) exclude each other; pick one")
         }
 
         let defaultResults = FilePaths.join(out, "results.json")
@@ -168,7 +168,7 @@ struct RunCommand: Command {
         throughput.apply(to: &request.options)
         request.options.transcriptDialect = transcriptDialect
         if lastFailed == .some(nil), let file = paths.first(where: isResultsFile) {
-            throw CLIError.invalidInput("run: \(file) is a results file, not a suite; attach it to the flag: --last-failed=\(file)")
+            throw Fault.invalidInput("run: \(file) is a results file, not a suite; attach it to the flag: --last-failed=\(file)")
         }
         if let lastFailed {
             request.rerun = try loadRerun(.lastFailed, path: lastFailed ?? request.resultsPath, isDefault: lastFailed == nil)
@@ -176,49 +176,47 @@ struct RunCommand: Command {
             request.rerun = try loadRerun(.retryErrors, path: retryErrors, isDefault: false)
         }
 
-        return try mappingRunErrors {
-            let plan = try RunPipeline.plan(request)
-            for warning in plan.warnings { printError("fmeval: warning: \(warning)") }
-            if let nothing = plan.nothingToRerun {
-                print(nothing)
-                return ExitCode.ok
-            }
-            let historyFile = history.file(resultsPath: request.resultsPath)
-            let baseline = try reports.loadBaseline(historyFile: historyFile)
-            let resultsFlag = json.map { "--json \($0)" } ?? retryErrors.map { "--retry-errors \($0)" } ?? "--out \(out)"
-            let reportOutputs = reports.outputs.map { ($0.path, "\($0.format.flag) \($0.path)") }
-            let outputs = [(request.resultsPath, resultsFlag)] + reportOutputs + (record.map { [($0, "--record \($0)")] } ?? [])
-            // Every empty path is refused before any folder is made for the others.
-            for (path, flag) in outputs where path.isEmpty { try OutputPaths.check(path, flag: flag) }
-            for (path, flag) in outputs { try OutputPaths.check(path, flag: flag) }
-            for note in plan.notes { print(note.text) }
-            print(header(plan, request: request))
-            let environment = ProcessInfo.processInfo.environment
-            let mode = LiveProgress.Mode.detect(environment: environment, isTerminal: Terminal.isTerminal)
-            reports.style = Terminal.style(choice: color, mode: mode, environment: environment)
-            let progress = LiveProgress(mode: mode, style: reports.style, write: Terminal.write)
-            let result: RunResult
-            let stores = history.stores(resultsPath: request.resultsPath)
-            do {
-                result = try RunPipeline.execute(request, plan: plan, progress: progress.caseFinished,
-                                                 started: { progress.caseStarted($0.id, total: $1) },
-                                                 notice: { printError("fmeval: \($0)") }, stores: stores)
-            } catch {
-                progress.finish()
-                throw error
-            }
-            progress.finish()
-            let code = try reports.finish(result, baseline: baseline, history: history.context(for: result, stores: stores))
-            if failFast { printNotRun(result, resultsPath: request.resultsPath) }
-            print("results: \(request.resultsPath)")
-            let invalid = RecordedCases.problems(of: plan.cases)
-            if !invalid.isEmpty {
-                printError("fmeval: \(invalid.count) recorded transcript\(invalid.count == 1 ? " is" : "s are") not valid FoundationModels.Transcript JSON "
-                    + "(listed as errors); exit 2 until \(invalid.count == 1 ? "it is" : "they are") fixed")
-                return ExitCode.invalidInput
-            }
-            return code
+        let plan = try RunPipeline.plan(request)
+        for warning in plan.warnings { printError("fmeval: warning: \(warning)") }
+        if let nothing = plan.nothingToRerun {
+            print(nothing)
+            return ExitStatus.ok
         }
+        let historyFile = history.file(resultsPath: request.resultsPath)
+        let baseline = try reports.loadBaseline(historyFile: historyFile)
+        let resultsFlag = json.map { "--json \($0)" } ?? retryErrors.map { "--retry-errors \($0)" } ?? "--out \(out)"
+        let reportOutputs = reports.outputs.map { ($0.path, "\($0.format.flag) \($0.path)") }
+        let outputs = [(request.resultsPath, resultsFlag)] + reportOutputs + (record.map { [($0, "--record \($0)")] } ?? [])
+        // Every empty path is refused before any folder is made for the others.
+        for (path, flag) in outputs where path.isEmpty { try OutputPaths.check(path, flag: flag) }
+        for (path, flag) in outputs { try OutputPaths.check(path, flag: flag) }
+        for note in plan.notes { print(note.text) }
+        print(header(plan, request: request))
+        let environment = ProcessInfo.processInfo.environment
+        let mode = LiveProgress.Mode.detect(environment: environment, isTerminal: Terminal.isTerminal)
+        reports.style = Terminal.style(choice: color, mode: mode, environment: environment)
+        let progress = LiveProgress(mode: mode, style: reports.style, write: Terminal.write)
+        let result: RunResult
+        let stores = history.stores(resultsPath: request.resultsPath)
+        do {
+            result = try RunPipeline.execute(request, plan: plan, progress: progress.caseFinished,
+                                             started: { progress.caseStarted($0.id, total: $1) },
+                                             notice: { printError("fmeval: \($0)") }, stores: stores)
+        } catch {
+            progress.finish()
+            throw error
+        }
+        progress.finish()
+        let code = try reports.finish(result, baseline: baseline, history: history.context(for: result, stores: stores))
+        if failFast { printNotRun(result, resultsPath: request.resultsPath) }
+        print("results: \(request.resultsPath)")
+        let invalid = RecordedCases.problems(of: plan.cases)
+        if !invalid.isEmpty {
+            printError("fmeval: \(invalid.count) recorded transcript\(invalid.count == 1 ? " is" : "s are") not valid FoundationModels.Transcript JSON "
+                + "(listed as errors); exit 2 until \(invalid.count == 1 ? "it is" : "they are") fixed")
+            return ExitStatus.invalidInput
+        }
+        return code
     }
 
     /// Whether `path` is an fmeval results document (given after `--last-failed` without the `=`).
@@ -233,7 +231,7 @@ struct RunCommand: Command {
             let names = TerminalStyle.Choice.allCases.map(\.rawValue)
             var message = "run: --color expects auto, always or never, got '\(text)'"
             if let guess = Suggestion.closest(to: text, in: names) { message += " (did you mean \(guess)?)" }
-            throw CLIError.invalidInput(message)
+            throw Fault.invalidInput(message)
         }
         return choice
     }
@@ -241,7 +239,7 @@ struct RunCommand: Command {
     /// Reads the earlier results of `--last-failed` / `--retry-errors`; a missing default file gets its own hint.
     static func loadRerun(_ kind: Rerun.Kind, path: String, isDefault: Bool) throws -> Rerun {
         if isDefault && !FileManager.default.fileExists(atPath: path) {
-            throw CLIError.invalidInput("run: --last-failed: no earlier results at \(path); run the suites first, or name the file with --last-failed=FILE"
+            throw Fault.invalidInput("run: --last-failed: no earlier results at \(path); run the suites first, or name the file with --last-failed=FILE"
                 + (FileManager.default.fileExists(atPath: path + "l") ? " (\(path)l is the journal of an interrupted run: finish it with --resume \(path)l)" : ""))
         }
         let flag = kind == .lastFailed ? "--last-failed" : "--retry-errors"

@@ -36,10 +36,10 @@ struct SchemaCheckCommand: Command {
         let dialect = try parser.option("--dialect") ?? "fmeval"
         let files = try parser.finish()
         guard ["fmeval", "device"].contains(dialect) else {
-            throw CLIError.invalidInput("schema check: --dialect \(dialect) is not a dialect; use fmeval or device")
+            throw Fault.invalidInput("schema check: --dialect \(dialect) is not a dialect; use fmeval or device")
         }
         guard files.count == 2 else {
-            throw CLIError.invalidInput("schema check: expected SCHEMA.json and INSTANCE.json, got \(files.count) argument\(files.count == 1 ? "" : "s"); see 'fmeval help schema check'")
+            throw Fault.invalidInput("schema check: expected SCHEMA.json and INSTANCE.json, got \(files.count) argument\(files.count == 1 ? "" : "s"); see 'fmeval help schema check'")
         }
         let document = try loadDocument(files[0])
         let schema = try document.decodeForCommand { try GenerationSchema(content: $0) }
@@ -47,7 +47,7 @@ struct SchemaCheckCommand: Command {
             let refused = DeviceSchemaDialect.problems(in: document.content).map {
                 JSONDocumentError(file: document.file, location: document.location(of: $0.path), pointer: $0.path, message: $0.message)
             }
-            if !refused.isEmpty { throw CLIError.invalidInput(refused.map(\.description).joined(separator: "\n")) }
+            if !refused.isEmpty { throw Fault.invalidInput(refused.map(\.description).joined(separator: "\n")) }
         }
         let instance = try loadDocument(files[1]).content
         let violations = SchemaValidator.violations(of: instance, against: schema)
@@ -56,7 +56,7 @@ struct SchemaCheckCommand: Command {
             ("violations", GeneratedContent(violations.map(\.content))),
         ])
         printJSON(report.jsonString(indent: 2))
-        return violations.isEmpty ? ExitCode.ok : ExitCode.failed
+        return violations.isEmpty ? ExitStatus.ok : ExitStatus.failed
     }
 }
 
@@ -65,7 +65,7 @@ func loadDocument(_ path: String) throws -> JSONDocument {
     do {
         return try JSONDocument.load(path: path)
     } catch let error as JSONDocumentError {
-        throw CLIError.invalidInput(error.description)
+        throw Fault.invalidInput(error.description)
     }
 }
 
@@ -75,7 +75,7 @@ extension JSONDocument {
         do {
             return try decode(read)
         } catch let error as JSONDocumentError {
-            throw CLIError.invalidInput(error.description)
+            throw Fault.invalidInput(error.description)
         }
     }
 }

@@ -1,3 +1,4 @@
+import FMCore
 import FMEngines
 import FMSuite
 
@@ -24,9 +25,9 @@ struct SchemaSuiteCommand: Command {
         var args = Arguments(arguments, command: "schema suite")
         let extra = try args.finish()
         guard extra.isEmpty else {
-            throw CLIError.invalidInput("schema suite: takes no arguments, got '\(extra.joined(separator: " "))'; redirect the output to save it: fmeval schema suite > suite.schema.json")
+            throw Fault.invalidInput("schema suite: takes no arguments, got '\(extra.joined(separator: " "))'; redirect the output to save it: fmeval schema suite > suite.schema.json")
         }
         printJSON(SuiteJSONSchema.text(engine: EngineRegistry.jsonSchemaDefinition))
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 }

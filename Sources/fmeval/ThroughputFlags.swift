@@ -30,7 +30,7 @@ struct ThroughputFlags {
             guard let order = CaseOrder(rawValue: name) else {
                 let names = CaseOrder.allCases.map(\.rawValue)
                 let hint = Suggestion.closest(to: name, in: names).map { " (did you mean \($0)?)" } ?? ""
-                throw CLIError.invalidInput("\(command): --case-order must be prefix or suite, not '\(name)'\(hint)")
+                throw Fault.invalidInput("\(command): --case-order must be prefix or suite, not '\(name)'\(hint)")
             }
             flags.caseOrder = order
         }

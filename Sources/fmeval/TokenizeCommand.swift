@@ -24,7 +24,7 @@ struct TokenizeCommand: Command {
         let modelPath = try parser.option("--model")
         let texts = try parser.finish()
         guard texts.count == 1 else {
-            throw CLIError.invalidInput("tokenize: expected one TEXT argument (quote it), got \(texts.count); see 'fmeval help tokenize'")
+            throw Fault.invalidInput("tokenize: expected one TEXT argument (quote it), got \(texts.count); see 'fmeval help tokenize'")
         }
         let tokenizer = try openTokenizer(try openModel(modelPath), userSupplied: modelPath != nil)
         let ids = tokenizer.tokenize(texts[0], parseSpecial: special)
@@ -38,6 +38,6 @@ struct TokenizeCommand: Command {
         } else {
             print(ids.map(String.init).joined(separator: " "))
         }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 }

@@ -27,15 +27,15 @@ struct TranscriptConvertCommand: Command {
         let name = try parser.option("--dialect") ?? Transcript.Dialect.fm27.rawValue
         let files = try parser.finish()
         guard let dialect = Transcript.Dialect(rawValue: name) else {
-            throw CLIError.invalidInput("transcript convert: --dialect \(name) is not a dialect; use 26 or 27")
+            throw Fault.invalidInput("transcript convert: --dialect \(name) is not a dialect; use 26 or 27")
         }
         guard files.count == 1 else {
-            throw CLIError.invalidInput("transcript convert: expected one FILE.json, got \(files.count) arguments; "
+            throw Fault.invalidInput("transcript convert: expected one FILE.json, got \(files.count) arguments; "
                 + "see 'fmeval help transcript convert'")
         }
         let transcript = try loadDocument(files[0]).decodeForCommand { try Transcript(content: $0) }
         let converted = transcript.dialect == dialect ? transcript : transcript.converted(to: dialect)
         print(converted.content.jsonString(indent: 2))
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 }

@@ -30,10 +30,10 @@ struct TranscriptInspectCommand: Command {
         let json = parser.flag("--json")
         let files = try parser.finish()
         guard files.count == 1 else {
-            throw CLIError.invalidInput("transcript inspect: expected one FILE.json, got \(files.count) arguments; see 'fmeval help transcript inspect'")
+            throw Fault.invalidInput("transcript inspect: expected one FILE.json, got \(files.count) arguments; see 'fmeval help transcript inspect'")
         }
         let transcript = try loadDocument(files[0]).decodeForCommand { try Transcript(content: $0) }
         if json { printJSON(transcript.structuredTranscript.content.jsonString(indent: 2)) } else { print(TranscriptView(transcript: transcript).text) }
-        return ExitCode.ok
+        return ExitStatus.ok
     }
 }

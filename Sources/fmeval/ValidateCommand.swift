@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 import FMResults
 import FMRun
@@ -54,6 +55,6 @@ struct ValidateCommand: Command {
         } else {
             print(summary)
         }
-        return errors == 0 ? ExitCode.ok : ExitCode.invalidInput
+        return errors == 0 ? ExitStatus.ok : ExitStatus.invalidInput
     }
 }

@@ -31,40 +31,40 @@ let words = Array(CommandLine.arguments.dropFirst())
 
 if words.isEmpty || words == ["--help"] || words == ["-h"] {
     print(HelpCommand.overview)
-    exit(words.isEmpty ? ExitCode.invalidInput : ExitCode.ok)
+    exit(words.isEmpty ? ExitStatus.invalidInput : ExitStatus.ok)
 }
 if words == ["--version"] {
     print(FMEvalVersion.current)
-    exit(ExitCode.ok)
+    exit(ExitStatus.ok)
 }
 guard let (command, rest) = findCommand(words) else {
     if let text = groupHelp(words[0]) {
         if words.count == 1 || words[1] == "--help" || words[1] == "-h" {
             print(text)
-            exit(ExitCode.ok)
+            exit(ExitStatus.ok)
         }
         let names = commandGroup(words[0]).map { $0.path[1] }
         var message = "unknown subcommand '\(words[1])' of '\(words[0])'"
         if let guess = Suggestion.closest(to: words[1], in: names) { message += " (did you mean '\(guess)'?)" }
         printError("fmeval: error: \(message); run 'fmeval \(words[0])' for its subcommands")
-        exit(ExitCode.invalidInput)
+        exit(ExitStatus.invalidInput)
     }
     let known = Set(allCommands.map { $0.path.joined(separator: " ") })
     var message = "unknown command '\(words[0])'"
     if let guess = Suggestion.closest(to: words[0], in: Array(known)) { message += " (did you mean '\(guess)'?)" }
     printError("fmeval: error: \(message); run 'fmeval --help' for the list")
-    exit(ExitCode.invalidInput)
+    exit(ExitStatus.invalidInput)
 }
 if rest.contains("--help") || rest.contains("-h") {
     print(command.help)
-    exit(ExitCode.ok)
+    exit(ExitStatus.ok)
 }
 do {
     exit(try command.run(rest))
-} catch let error as CLIError {
+} catch let error as Fault {
     printError("fmeval: error: \(error.message)")
-    exit(error.exitCode)
+    exit(error.exitStatus)
 } catch {
     printError("fmeval: error: \(error)")
-    exit(ExitCode.invalidInput)
+    exit(ExitStatus.invalidInput)
 }

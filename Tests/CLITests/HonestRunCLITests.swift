@@ -57,7 +57,7 @@ private func write(_ text: String, to url: URL) throws {
     cases:
       - { id: missing, prompt: Hi, script: [ { text: Hello } ], expect: { command: [fmeval-no-such-evaluator-xyz] } }
       - { id: hangs, prompt: Hi, script: [ { text: Hello } ], expect: { command: { argv: [sleep, "5"], timeoutSeconds: 0.3 } } }
-      - { id: judged, prompt: Hi, script: [ { text: Hello } ], expect: { judge: { criteria: polite } } }
+      - { id: judged, prompt: Hi, script: [ { text: Hello } ], expect: { judge: { engine: replay, criteria: polite } } }
       - id: crashes-every-other-time
         prompt: Hi
         repeat: 4

@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 import Testing
 import FMEvaluate
@@ -42,7 +43,7 @@ import FMResults
         #expect(try store.trend(caseID: "b/late@v2").points.map(\.run) == Array(5...10))
         #expect(try store.trend(caseID: "a/breaks", last: 3).points.map(\.run) == [8, 9, 10])
 
-        let unknown = #expect(throws: ReportError.self) { try store.trend(caseID: "a/break") }
+        let unknown = #expect(throws: Fault.self) { try store.trend(caseID: "a/break") }
         #expect(unknown?.message.contains("did you mean a/breaks?") == true)
     }
 
@@ -86,9 +87,9 @@ import FMResults
         #expect(try store.run(named: String(all[4].runID.prefix(8))).number == all[4].number)
         #expect(try store.run(named: "feature").number == 9)
         #expect(try store.run(named: "main").number == 10)
-        let none = #expect(throws: ReportError.self) { try store.run(named: "last-passing") }
+        let none = #expect(throws: Fault.self) { try store.run(named: "last-passing") }
         #expect(none?.message.contains("no run in") == true)
-        let missing = #expect(throws: ReportError.self) { try store.run(named: "nope") }
+        let missing = #expect(throws: Fault.self) { try store.run(named: "nope") }
         #expect(missing?.message.contains("recent runs: #10") == true)
     }
 

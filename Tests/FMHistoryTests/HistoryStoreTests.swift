@@ -28,7 +28,7 @@ import FMResults
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "c", passes: false),
                                         SyntheticCase(suite: "s", caseID: "c", passes: true)])
-        #expect(throws: ReportError.self) { try HistoryStore(path: path).save(run) }
+        #expect(throws: Fault.self) { try HistoryStore(path: path).save(run) }
         #expect(!FileManager.default.fileExists(atPath: path), "nothing is written for such a run")
     }
 
@@ -78,7 +78,7 @@ import FMResults
         defer { try? FileManager.default.removeItem(at: folder) }
         try HistoryStore(path: path).save(syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "c", passes: true)]))
         try SQLiteDatabase(path: path, create: false).execute("UPDATE schema_version SET version = 99")
-        let error = #expect(throws: ReportError.self) {
+        let error = #expect(throws: Fault.self) {
             try HistoryStore(path: path).save(syntheticRun(day: 2, [SyntheticCase(suite: "s", caseID: "c", passes: true)]))
         }
         #expect(error?.message == "history \(path): schema version 99 is newer than this fmeval's \(HistorySchema.currentVersion); "
@@ -89,7 +89,7 @@ import FMResults
         let (folder, path) = try temporaryHistory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: path))
-        let corrupt = #expect(throws: ReportError.self) {
+        let corrupt = #expect(throws: Fault.self) {
             try HistoryStore(path: path).save(syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "c", passes: true)]))
         }
         #expect(corrupt?.message.hasPrefix("history \(path): not a usable SQLite database (file is not a database)") == true)
@@ -97,9 +97,9 @@ import FMResults
 
         let other = folder.appendingPathComponent("other.sqlite").path
         try SQLiteDatabase(path: other, create: true).execute("CREATE TABLE notes (text TEXT)")
-        let foreign = #expect(throws: ReportError.self) { try HistoryStore(path: other).runs() }
+        let foreign = #expect(throws: Fault.self) { try HistoryStore(path: other).runs() }
         #expect(foreign?.message.contains("not an fmeval history") == true)
-        let missing = #expect(throws: ReportError.self) { try HistoryStore(path: folder.appendingPathComponent("none.sqlite").path, create: false).runs() }
+        let missing = #expect(throws: Fault.self) { try HistoryStore(path: folder.appendingPathComponent("none.sqlite").path, create: false).runs() }
         #expect(missing?.message.contains("no such file") == true)
     }
 

@@ -1,3 +1,4 @@
+import FMCore
 import Foundation
 import Testing
 import FMEvaluate
@@ -52,11 +53,11 @@ private func shards(of run: RunResult, count: Int) throws -> [RunResult] {
 
 @Test func mergeRejectsOverlapAndMixedEngines() throws {
     let run = sampleRun()
-    let overlap = try #require(throws: ReportError.self) { try MergeResults.merge([("a.json", run), ("b.json", run)]) }
+    let overlap = try #require(throws: Fault.self) { try MergeResults.merge([("a.json", run), ("b.json", run)]) }
     #expect(overlap.message.contains("city-info/paris has results in both a.json and b.json"))
     var other = RunResult(run: sampleInfo(), cases: [sampleCase("other", "x", [.passed])])
     other.run.fingerprint = sampleFingerprint(model: "other-model")
-    let mixed = try #require(throws: ReportError.self) { try MergeResults.merge([("a.json", run), ("c.json", other)]) }
+    let mixed = try #require(throws: Fault.self) { try MergeResults.merge([("a.json", run), ("c.json", other)]) }
     #expect(mixed.message.contains("c.json ran scripted (other-model"))
 }
 
@@ -83,15 +84,15 @@ private func shards(of run: RunResult, count: Int) throws -> [RunResult] {
 
     let broken = folder.appendingPathComponent("broken.json").path
     try Data(#"{"version": 1, "run": {}, "cases": []}"#.utf8).write(to: URL(fileURLWithPath: broken))
-    let error = try #require(throws: ReportError.self) { try ResultsFile.load(broken) }
+    let error = try #require(throws: Fault.self) { try ResultsFile.load(broken) }
     #expect(error.message.hasPrefix("\(broken): not a valid fmeval results document: at $.run"))
     #expect(error.message.contains("docs/results-format.md"))
 
-    let newer = try #require(throws: ReportError.self) {
+    let newer = try #require(throws: Fault.self) {
         try ResultsFile.decode(Data(#"{"version": 7}"#.utf8), path: "future.json")
     }
     #expect(newer.message.contains("future.json: results format version 7 is newer"))
-    let missing = try #require(throws: ReportError.self) { try ResultsFile.load(folder.appendingPathComponent("nope.json").path) }
+    let missing = try #require(throws: Fault.self) { try ResultsFile.load(folder.appendingPathComponent("nope.json").path) }
     #expect(missing.message.contains("nope.json: cannot read the results file"))
 }
 

@@ -50,17 +50,17 @@ import FMResults
         twice.cases[1].id = twice.cases[0].id
         let path = folder.appendingPathComponent("twice.json").path
         try ResultsFileStore(path: path).save(twice)
-        #expect(throws: ReportError.self) { try ResultsFile.load(path) }
+        #expect(throws: Fault.self) { try ResultsFile.load(path) }
         do {
             _ = try ResultsFile.load(path)
-        } catch let error as ReportError {
+        } catch let error as Fault {
             #expect(error.description.contains("twice.json: case id 's/c0' appears more than once"), "\(error)")
         }
-        #expect(throws: ReportError.self) { try ResultsJournal.read(path: path) }
+        #expect(throws: Fault.self) { try ResultsJournal.read(path: path) }
         let journalPath = folder.appendingPathComponent("twice.jsonl").path
         let journal = try ResultsJournal(path: journalPath, run: twice.run)
         for result in twice.cases { try journal.append(ResultsJournal.encode(result), id: result.id) }
-        #expect(throws: ReportError.self) { try ResultsJournal.read(path: journalPath) }
+        #expect(throws: Fault.self) { try ResultsJournal.read(path: journalPath) }
     }
 
     /// Why a case was skipped is a fact (`cause`) read back as written; files written before causes keep
@@ -101,14 +101,14 @@ import FMResults
         let blocker = folder.appendingPathComponent("file")
         try Data("x".utf8).write(to: blocker)
         let path = blocker.appendingPathComponent("results.json").path
-        let error = #expect(throws: ReportError.self) { try ResultsFileStore(path: path).save(run([.passed])) }
+        let error = #expect(throws: Fault.self) { try ResultsFileStore(path: path).save(run([.passed])) }
         #expect(error?.isInfrastructure == true)
         #expect(error?.message.contains(path) == true)
     }
 
     @Test func aNewerResultsVersionIsRefusedWithTheUpgradeHint() throws {
         let text = #"{"version": 99, "run": {}, "summary": {}, "cases": []}"#
-        let error = #expect(throws: ReportError.self) { try ResultsFile.decode(Data(text.utf8), path: "old.json") }
+        let error = #expect(throws: Fault.self) { try ResultsFile.decode(Data(text.utf8), path: "old.json") }
         #expect(error?.message.contains("upgrade fmeval") == true)
         #expect(error?.isInfrastructure == false)
     }
@@ -125,7 +125,7 @@ import FMResults
         let read = try ResultsJournal.read(path: path)
         #expect(read.run?.id == "run-1")
         #expect(read.cases.map(\.id) == ["s/c0", "s/c1"])
-        #expect(throws: ReportError.self) { try ResultsJournal.read(path: folder.appendingPathComponent("missing").path) }
+        #expect(throws: Fault.self) { try ResultsJournal.read(path: folder.appendingPathComponent("missing").path) }
     }
 
     /// A full disk (a real one: /dev/full, where every write fails with ENOSPC) while a new journal is

@@ -51,14 +51,14 @@ cases:
     #expect {
         try RunPipeline.plan(request)
     } throws: { error in
-        guard case .invalidInput(let message) = error as? RunnerError else { return false }
+        guard case .invalidInput(let message) = error as? Fault else { return false }
         return message.contains("selects none of the 3 cases") && message.contains("closest case ids: geo/capital-spain")
     }
     request.filter = "!id:geo/*"
     #expect {
         try RunPipeline.plan(request)
     } throws: { error in
-        (error as? RunnerError)?.description.contains("every case matches a term excluded with '!'") == true
+        (error as? Fault)?.description.contains("every case matches a term excluded with '!'") == true
     }
     request.filter = "id:geo/river"
     request.shard = try Shard(index: 1, count: 1)
@@ -132,7 +132,7 @@ cases:
     #expect {
         try RunPipeline.execute(request, plan: plan)
     } throws: { error in
-        (error as? RunnerError)?.description.contains("earlier.json ran geo/river on embedded (SmolLM2) but this run would use scripted (script)") == true
+        (error as? Fault)?.description.contains("earlier.json ran geo/river on embedded (SmolLM2) but this run would use scripted (script)") == true
     }
     #expect(!FileManager.default.fileExists(atPath: request.resultsPath), "nothing is written")
 }

@@ -61,7 +61,7 @@ private func request(_ configure: (inout RunRequest) -> Void = { _ in }) -> RunR
     #expect {
         try RunPipeline.plan(RunRequest(paths: [suite], resultsPath: folder.appendingPathComponent("r.json").path))
     } throws: { error in
-        guard case .invalidInput(let message) = error as? RunnerError else { return false }
+        guard case .invalidInput(let message) = error as? Fault else { return false }
         return message.contains("\(suite):2:27: error: engine option 'temperature' is not an option of engine 'scripted'")
     }
 }

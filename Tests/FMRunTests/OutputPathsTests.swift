@@ -12,7 +12,7 @@ import FMRun
         do {
             try OutputPaths.check(path, flag: flag)
             return nil
-        } catch let error as RunnerError {
+        } catch let error as Fault {
             guard case .invalidInput(let message) = error else { return "not invalid input: \(error)" }
             return message
         } catch {

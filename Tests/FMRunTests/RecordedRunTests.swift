@@ -69,7 +69,7 @@ private func resultsPath() throws -> String {
     #expect {
         try RunPipeline.plan(request)
     } throws: { error in
-        let text = (error as? RunnerError)?.description ?? ""
+        let text = (error as? Fault)?.description ?? ""
         return text.contains("t/bad.json:1:") && text.contains("at /transcript/entries/0: missing \"contents\"") && text.contains("--keep-going")
     }
     request.keepGoing = true

@@ -16,7 +16,7 @@ private final class ListStore: ResultStore {
     }
 
     func save(_ run: RunResult) throws {
-        if refuses { throw ReportError("\(location): refused", infrastructure: true) }
+        if refuses { throw Fault.infrastructure("\(location): refused") }
         saved.append(run.run.id)
     }
 }

@@ -41,8 +41,8 @@ import FMRun
     #expect(read.cases.map(\.caseID) == ["x", "y"])
 
     try Data("not a journal\n".utf8).write(to: URL(fileURLWithPath: path))
-    #expect(throws: ReportError.self) { try ResultsJournal.read(path: path) }
-    #expect(throws: ReportError.self) { try ResultsJournal.read(path: folder.appendingPathComponent("missing").path) }
+    #expect(throws: Fault.self) { try ResultsJournal.read(path: path) }
+    #expect(throws: Fault.self) { try ResultsJournal.read(path: folder.appendingPathComponent("missing").path) }
 }
 
 @Test func caseFilterTermsGlobsAndNegation() throws {
@@ -64,8 +64,8 @@ import FMRun
     #expect(try selected("id:city/?aris") == ["paris"])
     #expect(try selected("*-slow,beijing") == ["beijing", "london-slow"])
     #expect(try selected("!tag:forum") == ["paris", "london-slow"])
-    #expect(throws: RunnerError.self) { try CaseFilter("tag:a,,b") }
-    #expect(throws: RunnerError.self) { try CaseFilter("owner:me") }
+    #expect(throws: Fault.self) { try CaseFilter("tag:a,,b") }
+    #expect(throws: Fault.self) { try CaseFilter("owner:me") }
 }
 
 @Test func resultsFileWrittenFromJournalTextsReadsBackWithJSONDecoder() throws {

@@ -41,8 +41,8 @@ func badConfigurationsNameTheProblem(name: String, options: [String: GeneratedCo
     do {
         _ = try EngineRegistry.provider(for: EngineConfiguration(name: "apple"))
         Issue.record("expected a setup error")
-    } catch let error as EngineSetupError {
-        #expect(!error.isInvalidInput)
+    } catch let error as Fault {
+        #expect(error.isInfrastructure)
         #expect(error.message.contains("not available in this build (available: embedded, scripted, replay, openai, system)"))
     } catch {
         Issue.record("unexpected \(error)")
@@ -50,8 +50,8 @@ func badConfigurationsNameTheProblem(name: String, options: [String: GeneratedCo
     do {
         _ = try EngineRegistry.provider(for: EngineConfiguration(name: "scripted", options: ["x": GeneratedContent(true)]))
         Issue.record("expected a setup error")
-    } catch let error as EngineSetupError {
-        #expect(error.isInvalidInput && error.message.contains("'x' is not an option of engine 'scripted'"))
+    } catch let error as Fault {
+        #expect(!error.isInfrastructure && error.message.contains("'x' is not an option of engine 'scripted'"))
     } catch {
         Issue.record("unexpected \(error)")
     }

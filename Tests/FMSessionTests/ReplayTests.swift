@@ -53,12 +53,12 @@ private func record(_ steps: [ScriptStep], prompt: String, into recorder: Casset
 }
 
 @Test func unknownEnginesAndMissingCassettesAreClearErrors() {
-    #expect(throws: EngineSetupError.self) { try EngineRegistry.provider(for: EngineConfiguration(name: "nope")) }
+    #expect(throws: Fault.self) { try EngineRegistry.provider(for: EngineConfiguration(name: "nope")) }
     do {
         _ = try EngineRegistry.provider(for: EngineConfiguration(name: "replay", cassette: "/nonexistent/c.json"))
         Issue.record("expected a setup error")
-    } catch let error as EngineSetupError {
-        #expect(error.isInvalidInput)
+    } catch let error as Fault {
+        #expect(!error.isInfrastructure)
         #expect(error.message.contains("--record"))
     } catch {
         Issue.record("unexpected \(error)")

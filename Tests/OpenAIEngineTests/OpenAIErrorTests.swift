@@ -40,14 +40,14 @@ import Testing
         var settings = OpenAIFixtures.settings()
         #expect(throws: Never.self) { try settings.validate() }
         settings.baseURL = URL(string: "ftp://host/v1")!
-        #expect { try settings.validate() } throws: { ($0 as? EngineSetupError)?.message.contains("baseURL") == true }
+        #expect { try settings.validate() } throws: { ($0 as? Fault)?.message.contains("baseURL") == true }
         settings = OpenAIFixtures.settings()
         settings.maxConcurrency = 0
-        #expect { try settings.validate() } throws: { ($0 as? EngineSetupError)?.message.contains("maxConcurrency") == true }
+        #expect { try settings.validate() } throws: { ($0 as? Fault)?.message.contains("maxConcurrency") == true }
         settings = OpenAIFixtures.settings(extraBody: [1, 2])
-        #expect { try settings.validate() } throws: { ($0 as? EngineSetupError)?.message.contains("extraBody") == true }
+        #expect { try settings.validate() } throws: { ($0 as? Fault)?.message.contains("extraBody") == true }
         settings = OpenAIFixtures.settings(timeout: 0)
-        #expect { try settings.validate() } throws: { ($0 as? EngineSetupError)?.message.contains("timeoutSeconds") == true }
+        #expect { try settings.validate() } throws: { ($0 as? Fault)?.message.contains("timeoutSeconds") == true }
     }
 
     @Test func theKeyComesFromTheNamedVariableOnly() {

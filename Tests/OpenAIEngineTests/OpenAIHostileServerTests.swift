@@ -165,10 +165,10 @@ import Testing
 
     @Test func userInfoInTheBaseURLIsRefusedWithoutRepeatingIt() throws {
         let url = "http://alice:hunter2@127.0.0.1:8080/v1"
-        #expect(throws: EngineSetupError.self) { try OpenAIFixtures.settings(url).validate() }
+        #expect(throws: Fault.self) { try OpenAIFixtures.settings(url).validate() }
         do {
             try OpenAIFixtures.settings(url).validate()
-        } catch let error as EngineSetupError {
+        } catch let error as Fault {
             #expect(error.message.contains("--base-url") && !error.message.contains("hunter2"), "\(error.message)")
         }
         guard case .failure(let problems) = OpenAIEngine.settings(from: ["baseURL": GeneratedContent(url), "model": GeneratedContent("m")]) else {

@@ -31,7 +31,7 @@ extension OpenAIEngine {
             switch settings(from: configuration.options) {
             case .success(let settings): return try provider(settings)
             case .failure(let problems):
-                throw EngineSetupError(isInvalidInput: true, message: problems.all.map(\.message).joined(separator: "; "))
+                throw Fault.invalidInput(problems.all.map(\.message).joined(separator: "; "))
             }
         })
 

@@ -37,7 +37,7 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
     private let lock = NSLock()
     private var metrics: CallMetrics?
 
-    /// An engine for `settings` (validated: throws `EngineSetupError`); the API key is read from
+    /// An engine for `settings` (validated: throws `Fault`); the API key is read from
     /// `environment[settings.apiKeyEnv]` for every request.
     public init(settings: OpenAIEngineSettings, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         try settings.validate()

@@ -54,34 +54,32 @@ public struct OpenAIEngineSettings: Sendable, Hashable {
     /// The chat-completions endpoint.
     public var endpoint: URL { baseURL.appendingPathComponent("chat/completions") }
 
-    /// Throws `EngineSetupError` (invalid input) naming the setting that cannot work and what to use.
+    /// Throws `Fault` (invalid input) naming the setting that cannot work and what to use.
     public func validate() throws {
         let scheme = baseURL.scheme?.lowercased()
         if let problem = Self.userInfoProblem(baseURL) {
-            throw EngineSetupError(isInvalidInput: true, message: "openai engine: baseURL (--base-url) \(problem)")
+            throw Fault.invalidInput("openai engine: baseURL (--base-url) \(problem)")
         }
         guard scheme == "http" || scheme == "https", baseURL.host != nil else {
-            throw EngineSetupError(isInvalidInput: true,
-                                   message: "openai engine: baseURL '\(baseURL.absoluteString)' is not an http(s) URL; use e.g. http://127.0.0.1:8080/v1")
+            throw Fault.invalidInput("openai engine: baseURL '\(baseURL.absoluteString)' is not an http(s) URL; use e.g. http://127.0.0.1:8080/v1")
         }
         guard !model.isEmpty else {
-            throw EngineSetupError(isInvalidInput: true, message: "openai engine: model is empty; name the server's model")
+            throw Fault.invalidInput("openai engine: model is empty; name the server's model")
         }
         guard timeoutSeconds > 0, timeoutSeconds.isFinite else {
-            throw EngineSetupError(isInvalidInput: true, message: "openai engine: timeoutSeconds must be a positive number of seconds")
+            throw Fault.invalidInput("openai engine: timeoutSeconds must be a positive number of seconds")
         }
         guard maxResponseBytes >= 1 else {
-            throw EngineSetupError(isInvalidInput: true, message: "openai engine: maxResponseBytes must be at least 1")
+            throw Fault.invalidInput("openai engine: maxResponseBytes must be at least 1")
         }
         guard maxConcurrency >= 1 else {
-            throw EngineSetupError(isInvalidInput: true, message: "openai engine: maxConcurrency must be at least 1")
+            throw Fault.invalidInput("openai engine: maxConcurrency must be at least 1")
         }
         if let extraBody, extraBody.orderedProperties == nil {
-            throw EngineSetupError(isInvalidInput: true,
-                                   message: "openai engine: extraBody must be a JSON object, found \(extraBody.typeName)")
+            throw Fault.invalidInput("openai engine: extraBody must be a JSON object, found \(extraBody.typeName)")
         }
         guard !apiKeyEnv.isEmpty else {
-            throw EngineSetupError(isInvalidInput: true, message: "openai engine: apiKeyEnv is empty; name an environment variable")
+            throw Fault.invalidInput("openai engine: apiKeyEnv is empty; name an environment variable")
         }
     }
 

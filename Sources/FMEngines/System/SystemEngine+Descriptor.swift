@@ -14,8 +14,8 @@ enum SystemEngineEntry {
         options: []) { _ in try provider() }
 
     /// What a run naming `system` is told when Apple's model cannot serve it here, `why` saying why.
-    static func unavailable(_ why: String) -> EngineSetupError {
-        EngineSetupError(isInvalidInput: false, message: "engine 'system' runs Apple's on-device model and needs "
+    static func unavailable(_ why: String) -> Fault {
+        Fault.infrastructure("engine 'system' runs Apple's on-device model and needs "
             + "macOS 26 or later with Apple Intelligence; \(why). Record on a Mac with "
             + "'fmeval run SUITES --engine system --record device.cassette.json', then replay anywhere with "
             + "'fmeval run SUITES --cassette device.cassette.json' (docs/engines.md, \"system\")")
