@@ -12,7 +12,8 @@ public indirect enum ToolOutput: Encodable, Hashable, Sendable {
     /// Per-argument rules: the first rule whose `when` values all equal the call's arguments answers.
     case byArguments([ToolOutputRule])
 
-    /// The concrete output for a call with `arguments`, following rules; nil when no rule matches.
+    /// The concrete output for a call with `arguments`, following rules (never `.byArguments`); nil when no
+    /// rule matches.
     public func resolve(arguments: GeneratedContent) -> ToolOutput? {
         guard case .byArguments(let rules) = self else { return self }
         for rule in rules where rule.matches(arguments) { return rule.output.resolve(arguments: arguments) }

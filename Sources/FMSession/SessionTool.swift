@@ -48,19 +48,16 @@ struct ToolRunner {
     }
 
     private func output(from source: ToolOutput, for call: ToolCall) throws -> ToolAnswer {
-        switch source {
-        case .text(let text), .file(_, let text):
+        switch source.resolve(arguments: call.arguments) {
+        case .text(let text)?, .file(_, let text)?:
             return .text(text)
-        case .structure(let content):
+        case .structure(let content)?:
             return .structure(content)
-        case .byArguments(let rules):
-            guard let rule = rules.first(where: { $0.matches(call.arguments) }) else {
-                throw ToolCallError(tool: call.name,
-                    message: "no output rule matches arguments \(call.arguments.jsonString); add a matching rule or one without 'when'")
-            }
-            return try output(from: rule.output, for: call)
-        case .command(let command):
+        case .command(let command)?:
             return .text(try run(command, call: call))
+        case .byArguments?, nil:
+            throw ToolCallError(tool: call.name, message: "no output rule matches arguments \(call.arguments.jsonString); "
+                + "add a matching rule or one without 'when'")
         }
     }
 
