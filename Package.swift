@@ -67,12 +67,12 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "OpenAIEngineTests", dependencies: ["FMEngines", "FMSession", "FMEmbedded", "FMCore", "FaultServer"]),
         .testTarget(name: "FMEvaluateTests", dependencies: ["FMEvaluate", "FMCore", "TestSupport"]),
-        .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore"]),
+        .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore", "TestSupport"]),
         .testTarget(name: "FMResultsTests", dependencies: ["FMResults", "FMEvaluate", "FMCore"]),
-        .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMResults", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore"],
+        .testTarget(name: "FMRunTests", dependencies: ["FMRun", "FMResults", "FMSession", "FMEngines", "FMGrammar", "FMEvaluate", "FMSuite", "FMCore", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "FMHistoryTests", dependencies: ["FMHistory", "FMReport", "FMResults", "FMEvaluate", "FMCore"]),
-        .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore"]),
+        .testTarget(name: "FMReportTests", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore", "TestSupport"]),
         // Uses FMEval exactly as an app's test target would (only `import FMEval`).
         .testTarget(name: "FMEvalLibraryTests", dependencies: ["FMEval"]),
         .testTarget(name: "CLITests", dependencies: ["FMCore", "FMReport", "FMResults", "FaultServer", "TestSupport"],
@@ -85,7 +85,7 @@ let package = Package(
 // their tests, so each sanitized build compiles half the package; unset, the whole package.
 let engineSubset: Set<String> = [
     "FMSpawn", "FMCore", "FMGrammar", "FMKernels", "FMEmbedded", "FMSession", "FMEngines", "FMSuite", "FMEvaluate",
-    "FMResults", "FMRun", "FMEmbeddedTests", "FMGrammarTests", "FMRunTests",
+    "FMResults", "FMRun", "FMEmbeddedTests", "FMGrammarTests", "FMRunTests", "TestSupport",
 ]
 if Context.environment["FMEVAL_PACKAGE_SUBSET"] == "engine" {
     package.targets.removeAll { !engineSubset.contains($0.name) }

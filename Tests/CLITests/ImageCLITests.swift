@@ -1,13 +1,14 @@
 import FaultServer
 import Foundation
 import Testing
+import TestSupport
 
 /// Image attachments end to end: a suite's `images:` read beside the suite, sent by the openai engine as
 /// image content parts, refused by the text-only embedded engine with Foundation Models'
 /// `unsupportedCapability`, located errors for bad files, and thumbnails in the HTML report.
 @Suite struct ImageCLITests {
     /// A 1×1 PNG.
-    static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+    static let png = onePixelPNG
 
     static let suite = """
     suite: receipts

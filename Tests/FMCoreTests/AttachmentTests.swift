@@ -1,9 +1,10 @@
 import FMCore
 import Foundation
 import Testing
+import TestSupport
 
 /// A 1×1 PNG.
-private let png = [UInt8](Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+private let png = [UInt8](onePixelPNG)
 
 private func promptWithImage(_ image: Transcript.ImageAttachment, label: String? = "receipt") -> Transcript {
     Transcript(entries: [.prompt(.init(id: "p", segments: [

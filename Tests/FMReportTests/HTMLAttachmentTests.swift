@@ -2,11 +2,12 @@ import FMCore
 import FMEvaluate
 import Foundation
 import Testing
+import TestSupport
 @testable import FMReport
 @testable import FMResults
 
 /// A 1×1 PNG.
-private let png = [UInt8](Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+private let png = [UInt8](onePixelPNG)
 
 /// A run of one case whose prompt attaches `image` labelled `label`.
 private func runWithImage(_ image: Transcript.ImageAttachment, label: String?) -> RunResult {

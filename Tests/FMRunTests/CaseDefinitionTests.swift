@@ -2,12 +2,12 @@ import FMCore
 import FMEvaluate
 import Foundation
 import Testing
+import TestSupport
 @testable import FMRun
 import FMSuite
 
 /// A 1×1 PNG.
-private let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9"
-                                      + "awAAAABJRU5ErkJggg==")!
+private let png = onePixelPNG
 
 /// A case using a tool whose output is a file beside the suite.
 private let base = """

@@ -1,10 +1,11 @@
 import FMCore
 import Foundation
 import Testing
+import TestSupport
 @testable import FMSuite
 
 /// A 1×1 PNG.
-private let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+private let png = onePixelPNG
 
 /// A folder with `a.png`, `b.png` and the suite `text`; returns the load result.
 private func loadWithImages(_ text: String) throws -> (suite: Suite?, diagnostics: [Diagnostic]) {
