@@ -73,8 +73,9 @@ public struct ChildProcessError: Error, CustomStringConvertible, Sendable {
 
 /// The one way fmeval runs other programs (command tools, command evaluators, the model fetch).
 ///
-/// Each child leads its own process group and gets exactly the environment asked for, default signal
-/// dispositions and an empty signal mask, and (on Linux) SIGKILL when fmeval ends, however it ends.
+/// Each child runs in its own process group with exactly the environment asked for, default signal
+/// dispositions and an empty signal mask; on Linux below a keeper (`fms_spawn`) that ends whatever it
+/// left running, a `setsid()` daemon included, when it exits or when fmeval ends, however it ends.
 /// Every pipe is close-on-exec, so parallel children never inherit each other's pipes. Output is captured up to a limit (the total is still counted). A timeout
 /// sends SIGTERM to the whole group, then SIGKILL after a grace second; when the child exits, whatever
 /// it left running in its group is killed. fmeval's own signal dispositions are never changed.
@@ -118,7 +119,6 @@ public enum ChildProcess {
         pipes.closeChildEnds()
         let outcome = Collector(pid: pid, pipes: pipes, request: request, onOutput: onOutput).run()
         ChildRegistry.shared.remove(pid)
-        ChildRegistry.shared.endOrphans()
         // A child cut short by fmeval's own SIGINT/SIGTERM did not really finish: report nothing.
         if ChildRegistry.shared.interrupted { ChildRegistry.parkUntilExit() }
         return outcome
@@ -129,13 +129,6 @@ public enum ChildProcess {
     /// caller then exits.
     public static func terminateAll(grace: Double = graceSeconds) {
         ChildRegistry.shared.terminateAll(grace: grace)
-    }
-
-    /// Makes fmeval the reaper of its commands' orphans (Linux): a process a command left behind that
-    /// is outside its process group (a `setsid()` daemon) is then ended with the command. Only for a
-    /// program whose every child is started here (the CLI): any other child would be ended too.
-    public static func adoptOrphans() {
-        if fms_adopt_orphans() == 0 { ChildRegistry.shared.adoptsOrphans() }
     }
 
     private static func locate(_ program: String, in request: ChildRequest) throws -> String {
@@ -181,7 +174,6 @@ final class ChildRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var live: Set<pid_t> = []
     private var stopping = false
-    private var adopting = false
 
     var interrupted: Bool {
         lock.lock()
@@ -214,25 +206,6 @@ final class ChildRegistry: @unchecked Sendable {
         lock.unlock()
     }
 
-    func adoptsOrphans() {
-        lock.lock()
-        adopting = true
-        lock.unlock()
-    }
-
-    /// With `adoptOrphans`, kills and reaps every child of fmeval that is not a running command: the
-    /// orphans commands left behind. Under the lock, so no child being started is taken for one.
-    func endOrphans() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard adopting else { return }
-        for orphan in ChildProcessTree.children(of: getpid()) where !live.contains(orphan) {
-            kill(orphan, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(orphan, &status, 0) < 0 && errno == EINTR {}
-        }
-    }
-
     func terminateAll(grace: Double) {
         lock.lock()
         stopping = true
@@ -255,7 +228,6 @@ final class ChildRegistry: @unchecked Sendable {
         lock.unlock()
         ChildProcessTree.signal(below + remaining.flatMap { ChildProcessTree.descendants(of: $0) }, SIGKILL)
         for pid in remaining { kill(-pid, SIGKILL) }
-        endOrphans()
     }
 }
 

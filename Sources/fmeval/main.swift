@@ -24,8 +24,6 @@ func waitForStopSignals() {
     }
 }
 waitForStopSignals()
-// Every child of the CLI is a command started through ChildProcess, so its orphans can be ended with it.
-ChildProcess.adoptOrphans()
 
 let words = Array(CommandLine.arguments.dropFirst())
 

@@ -148,6 +148,23 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
     if !ended { kill(daemon, SIGKILL) }
 }
 
+/// fmeval killed with SIGKILL while its tool's setsid() daemon (ignoring SIGTERM) runs: the daemon,
+/// outside the tool's process group and orphaned, still ends (the keeper is its subreaper).
+@Test func aSetsidDaemonEndsWhenFMEvalIsKilled() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tool = #"setsid sh -c 'trap \"\" TERM; echo $$ > daemon.pid; exec sleep 60' & "#
+        + #"while [ ! -s daemon.pid ]; do sleep 0.05; done; exec sleep 60"#
+    try quickSuite(in: folder, tool: tool)
+    let run = try startFMEval(["run", "quick.yaml", "--out", "out", "--no-history"], in: folder)
+    let daemon = try #require(pid(writtenTo: folder.appendingPathComponent("daemon.pid").path, within: 60))
+    kill(run.processIdentifier, SIGKILL)
+    run.waitUntilExit()
+    let ended = processEnds(daemon, within: 3)
+    #expect(ended, "the tool's setsid daemon \(daemon) outlived fmeval killed with SIGKILL")
+    if !ended { kill(daemon, SIGKILL) }
+}
+
 /// A journal write that fails mid-run (a file size limit: writes fail with EFBIG, a real fault) is one
 /// clear line and exit 3, and the journal keeps whole lines for --resume.
 @Test func aJournalThatCannotGrowIsOneLineAndExit3() throws {
