@@ -15,7 +15,7 @@ struct EmbeddedOutputStream {
     private var emitted = 0
     private var holding: Bool
     private var isToolCall = false
-    private var lastSnapshot: GeneratedContent?
+    private var snapshots = PartialStructureSnapshots()
 
     /// A stream; `mayCallTools` holds output back while it could still be a tool call.
     init(tokenizer: Tokenizer, mayCallTools: Bool, structured: Bool, onEvent: @escaping (EngineEvent) -> Void) {
@@ -47,9 +47,10 @@ struct EmbeddedOutputStream {
 
     private mutating func emit(final: Bool) {
         if structured {
-            guard !final, let snapshot = GeneratedContent.partial(json: text),
-                  snapshot != lastSnapshot || snapshot.isComplete != lastSnapshot?.isComplete else { return }
-            lastSnapshot = snapshot
+            let generated = bytes
+            guard !final, let snapshot = snapshots.next(length: generated.count, text: {
+                String(decoding: generated, as: UTF8.self)
+            }) else { return }
             onEvent(.partialStructure(snapshot))
             return
         }

@@ -70,12 +70,10 @@ public final class ScriptedEngine: LanguageModelEngine {
             return nil
         }
         var sofar = ""
-        var last: GeneratedContent?
+        var snapshots = PartialStructureSnapshots()
         for chunk in chunks {
             sofar += chunk
-            guard let snapshot = GeneratedContent.partial(json: sofar), snapshot != last || snapshot.isComplete != last?.isComplete else { continue }
-            last = snapshot
-            onEvent(.partialStructure(snapshot))
+            if let snapshot = snapshots.next(sofar) { onEvent(.partialStructure(snapshot)) }
         }
         return (try? GeneratedContent(json: text))
     }

@@ -112,6 +112,28 @@ import Testing
         #expect(elapsed < 30, "a 128 MiB line with a 5 s timeout took \(elapsed) s")
     }
 
+    /// A 2 MiB structured answer in 262,144 events of 8 bytes: snapshots are parsed as the text grows
+    /// geometrically, not once per event (that was quadratic: the 20 s deadline passed before the end).
+    @Test func aStructuredStreamOfManySmallEventsIsParsedInLinearTime() throws {
+        let count = 262_144
+        let server = try FaultServer { _ in
+            .bulk(headers: [("Content-Type", "text/event-stream")], prefix: Array(Self.event(#"{"name":""#).utf8),
+                  filler: Array(Self.event("yyyyyyyy").utf8), count: count,
+                  suffix: Array((Self.event(#""}"#, finish: "stop") + "data: [DONE]\n\n").utf8))
+        }
+        defer { server.stop() }
+        var request = request()
+        request.schema = try OpenAIFixtures.appleSchema("person")
+        var snapshots = 0
+        let started = Date()
+        let response = try engine(server.baseURL, stream: true, timeout: 20, maxResponseBytes: 64 << 20)
+            .respond(to: request) { event in if case .partialStructure = event { snapshots += 1 } }
+        let elapsed = Date().timeIntervalSince(started)
+        print("a 2 MiB structured stream in \(count) events took \(elapsed) s, \(snapshots) snapshots")
+        #expect(response.text.utf8.count == count * 8 + 11)
+        #expect(snapshots > 1000 && snapshots < 4000, "\(snapshots) snapshots")
+    }
+
     @Test func aLongLineWithinTheCapIsReadWhole() throws {
         let size = 4 << 20
         let server = try FaultServer { _ in

@@ -23,6 +23,7 @@ public struct OpenAIStreamAccumulator {
     private var redactor: OpenAIKeyRedactor
     private var text = ""
     private var calls: [Int: PartialCall] = [:]
+    private var snapshots = PartialStructureSnapshots()
     private var finishReason: String?
     private var usage = Usage()
     private var timings: EngineTimings?
@@ -142,7 +143,7 @@ public struct OpenAIStreamAccumulator {
         text += content
         if request.schema == nil {
             onEvent(.textDelta(content))
-        } else if let snapshot = GeneratedContent.partial(json: text) {
+        } else if let snapshot = snapshots.next(text) {
             onEvent(.partialStructure(snapshot))
         }
     }
