@@ -83,6 +83,42 @@ import Testing
         #expect(leaks(in: folder, run).isEmpty, "the password is in \(leaks(in: folder, run))")
     }
 
+    /// The peak resident memory (bytes) of `fmeval arguments`, measured by python3 as the child's `ru_maxrss`.
+    func peakMemory(_ arguments: [String]) throws -> (CLIResult, Int) {
+        let script = """
+            import resource, subprocess, sys
+            status = subprocess.call(sys.argv[1:])
+            print("maxrss", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, file=sys.stderr)
+            sys.exit(status)
+            """
+        let run = try runFMEval(arguments, environment: ["CI": "true"], executable: "/usr/bin/env",
+                                prefix: ["python3", "-c", script, fmevalBinary().path])
+        let line = run.stderr.split(separator: "\n").last { $0.hasPrefix("maxrss ") }
+        return (run, line.flatMap { Int($0.dropFirst(7)) } ?? -1)
+    }
+
+    /// A 1 GiB body and a gzip bomb of 1 GiB of zeros, both sent as fast as the loopback allows, end as
+    /// responseTooLarge with fmeval's memory near its idle size: URLSession is made to wait for the delegate.
+    @Test func aHugeBodyOrAGzipBombKeepsMemoryBounded() throws {
+        let huge = try FaultServer { _ in
+            .bulk(headers: [("Content-Type", "application/json")], prefix: Array(#"{"x":""#.utf8),
+                  filler: [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20), count: 1024)
+        }
+        defer { huge.stop() }
+        let bomb = GzipBomb.zeros(1 << 30)
+        let zipped = try FaultServer { _ in
+            .bulk(headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], prefix: bomb)
+        }
+        defer { zipped.stop() }
+        for server in [huge, zipped] {
+            let (run, peak) = try peakMemory(["respond", "--engine", "openai", "--base-url", server.baseURL,
+                                              "--model", "m", "hi"])
+            #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("maxResponseBytes (8388608 bytes"), "\(run.stderr)")
+            #expect(peak > 0 && peak < 160 << 20, "peak resident memory \(peak >> 20) MiB: \(run.stderr)")
+        }
+    }
+
     @Test func workWithoutEndIsRefusedBeforeItStarts() throws {
         let folder = try temporaryFolder()
         let suitePath = folder.appendingPathComponent("capitals.yaml").path

@@ -225,34 +225,45 @@ private final class TaskTable: @unchecked Sendable {
 }
 
 /// Routes URL session callbacks to each task's state.
-// @unchecked Sendable: its one stored property is immutable (and `TaskTable` is thread-safe); URLSession
-// calls it on its delegate queue, one callback at a time.
+///
+/// It never calls back into URLSession from the delegate queue: the toolchain's `URLSessionTask.cancel()`
+/// waits for the session's work queue, which keeps queueing body chunks meanwhile, so a callback that
+/// cancelled in place stalled the delegate while a fast body (or a gzip bomb) piled up behind it (a 1 GiB
+/// body or gzip bomb peaked at 1.1 GB; 46 MB since). Those calls go through `calls`, a queue of their own.
+// @unchecked Sendable: its stored properties are immutable (`TaskTable` and DispatchQueue are thread-safe);
+// URLSession calls it on its delegate queue, one callback at a time.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let tasks: TaskTable
+    private let calls = DispatchQueue(label: "fmeval.openai.session-calls")
 
     init(tasks: TaskTable) { self.tasks = tasks }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        completionHandler(tasks.state(dataTask.taskIdentifier)?.receive(response: response) == false ? .cancel : .allow)
+        let disposition: URLSession.ResponseDisposition =
+            tasks.state(dataTask.taskIdentifier)?.receive(response: response) == false ? .cancel : .allow
+        nonisolated(unsafe) let handler = completionHandler
+        calls.async { handler(disposition) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if tasks.state(dataTask.taskIdentifier)?.receive(data: data) == false { dataTask.cancel() }
+        guard tasks.state(dataTask.taskIdentifier)?.receive(data: data) == false else { return }
+        calls.async { dataTask.cancel() }
     }
 
     /// Follows a redirect only within the request's origin; any other is refused (the redirect response
     /// becomes the task's answer) so that the Authorization header never reaches another host.
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        guard let state = tasks.state(task.taskIdentifier) else { return completionHandler(nil) }
+        let state = tasks.state(task.taskIdentifier)
         let target = OpenAIHTTPClient.origin(of: request.url)
-        if target == state.origin { return completionHandler(request) }
-        state.refuseRedirect(to: target)
-        completionHandler(nil)
+        let follow = state != nil && target == state?.origin
+        if !follow { state?.refuseRedirect(to: target) }
+        calls.async { completionHandler(follow ? request : nil) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         tasks.state(task.taskIdentifier)?.complete(error: error)
     }
 }
+
