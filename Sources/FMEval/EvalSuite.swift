@@ -21,9 +21,10 @@ public struct EvalSuite: Sendable {
         try load(paths: paths)
     }
 
-    /// Loads suite files or folders; see `load(_:)`.
-    public static func load(paths: [String]) throws -> EvalSuite {
-        let loaded = SuiteLoader.load(paths: paths)
+    /// Loads suite files or folders (see `load(_:)`) whose `expect:` may use `registry`'s kinds: the
+    /// built-in ones and those registered with `ExpectationRegistry.registering(_:)`.
+    public static func load(paths: [String], registry: ExpectationRegistry = .builtIn) throws -> EvalSuite {
+        let loaded = SuiteLoader.load(paths: paths, registry: registry)
         let problems = loaded.diagnostics.map(\.description) + RunPipeline.foldersWithoutSuites(paths).map(\.description)
         if !problems.isEmpty { throw EvalError(.invalidInput, problems.joined(separator: "\n")) }
         if loaded.suites.isEmpty {
@@ -34,12 +35,13 @@ public struct EvalSuite: Sendable {
 
     /// The suite `builder` describes, read by the same loader as a file. Problems are reported as
     /// `suite NAME (built in code) at /json/pointer: message`; relative paths in it (schemas, tool
-    /// outputs, images) are read from `directory` (default: the current directory).
-    public init(_ builder: SuiteBuilder, directory: String? = nil) throws {
+    /// outputs, images) are read from `directory` (default: the current directory); `expect:` may use
+    /// `registry`'s kinds.
+    public init(_ builder: SuiteBuilder, directory: String? = nil, registry: ExpectationRegistry = .builtIn) throws {
         let base = directory ?? FileManager.default.currentDirectoryPath
         let file = FilePaths.join(base, "\(builder.name).fmeval-builder.json")
         let text = builder.document.jsonString(indent: 2)
-        let (suite, diagnostics) = SuiteLoader.load(text: text, file: file)
+        let (suite, diagnostics) = SuiteLoader.load(text: text, file: file, registry: registry)
         if !diagnostics.isEmpty {
             let locations = (try? GeneratedContent.parseWithLocations(json: text).locations) ?? [:]
             let lines = diagnostics.map { diagnostic in

@@ -85,7 +85,7 @@ public enum CatalogueChecks {
             let kept = members.filter { !isEmpty($0.value) }.map { ($0.key, $0.value) }
             if kept.count == 1 {
                 // A nested expectation (`not: {contains: …}`) keeps its kind.
-                return Expectation.kinds.contains(kept[0].0) ? "\(kept[0].0): \(compact(kept[0].1))" : compact(kept[0].1)
+                return ExpectationRegistry.builtIn.keywords.contains(kept[0].0) ? "\(kept[0].0): \(compact(kept[0].1))" : compact(kept[0].1)
             }
             return kept.map { $0.1.boolValue == true ? $0.0 : "\($0.0) \(compact($0.1))" }.joined(separator: ", ")
         }

@@ -10,7 +10,7 @@ private let head = "suite: x\ncases:\n  - id: a\n    prompt: hi\n    expect:\n"
     (head + "      - not: { regx: a }\n", 6, 16, "unknown key 'regx'; did you mean 'regex'? (an expectation kind)"),
     (head + "      - schemma: schema.json\n", 6, 9, "unknown key 'schemma'; did you mean 'schema'? (an expectation kind)"),
     (head + "      - toolcalls: { disallowed: [lookup] }\n", 6, 9, "did you mean 'toolCalls'?"),
-    (head + "      - xyzzyplugh: 1\n", 6, 9, "unknown key 'xyzzyplugh'; valid keys here: " + Expectation.kinds.sorted().joined(separator: ", ")),
+    (head + "      - xyzzyplugh: 1\n", 6, 9, "unknown key 'xyzzyplugh'; valid keys here: " + ExpectationRegistry.builtIn.keywords.sorted().joined(separator: ", ")),
 ] as [(String, Int, Int, String)])
 func unknownExpectationKindsAreLocatedWithASuggestion(text: String, line: Int, column: Int, message: String) throws {
     let found = try expectLocatedDiagnostic(text, message, line: line, column: column)

@@ -195,7 +195,7 @@ private extension GeneratedContent {
     #expect(schema["$schema"]?.stringValue == "https://json-schema.org/draft/2020-12/schema")
     #expect(Set(SuiteReader.suiteKeys).isSubset(of: keys("properties")), "\(Set(SuiteReader.suiteKeys).subtracting(keys("properties")))")
     #expect(Set(SuiteReader.caseKeys).isSubset(of: keys("$defs/case/properties")))
-    #expect(Set(Expectation.kinds) == keys("$defs/expectations/properties"))
+    #expect(Set(ExpectationRegistry.builtIn.keywords) == keys("$defs/expectations/properties"))
     #expect(Set(RunSettings.keys + ["sampling", "temperature", "maximumResponseTokens", "toolCallingMode"]) == keys("$defs/options/properties"))
     #expect(Set(ArgumentMatcher.keywords + ArgumentMatcher.modifierKeys) == keys("$defs/argumentMatcher/anyOf/0/properties"))
     for def in ["", "$defs/case/", "$defs/variant/"] { #expect(keys(def + "properties").contains("knownIssue"), "\(def)") }
@@ -204,8 +204,29 @@ private extension GeneratedContent {
 @Test func theSchemaListsExactlyTheRegistrysKeywordsInOrder() throws {
     let schema = try GeneratedContent(json: SuiteJSONSchema.text(engine: anyEngine))
     let properties = try #require(schema["$defs"]?["expectations"]?["properties"]?.orderedKeysIfObject)
-    #expect(properties == ExpectationRegistry.keywords)
-    for kind in ExpectationRegistry.kinds {
+    #expect(properties == ExpectationRegistry.builtIn.keywords)
+    for kind in ExpectationRegistry.builtIn.kinds {
         #expect(SuiteJSONSchema.text(engine: anyEngine).contains(kind.jsonSchema.properties.replacingOccurrences(of: "\n", with: "\n        ")), "\(kind.keyword)")
     }
+}
+
+/// A kind a library user adds: a stand-in with its own keyword and schema fragment.
+private struct ShoutExpectation: ExpectationKind {
+    static let keyword = "shout"
+    static var jsonSchema: ExpectationSchemaFragment {
+        ExpectationSchemaFragment(properties: #""shout": { "type": "boolean" }"#,
+                                  definitions: #""shoutNote": { "type": "string" }"#)
+    }
+    func evaluator(in environment: EvaluationEnvironment) -> any Evaluator {
+        ContainsEvaluator(ContainsExpectation(["!"]))
+    }
+}
+
+@Test func aRegisteredKindIsInTheSchemaOfItsRegistryOnly() throws {
+    let registry = try ExpectationRegistry.builtIn.registering(ShoutExpectation.self)
+    let schema = try GeneratedContent(json: SuiteJSONSchema.text(engine: anyEngine, registry: registry))
+    let properties = try #require(schema["$defs"]?["expectations"]?["properties"]?.orderedKeysIfObject)
+    #expect(properties == ExpectationRegistry.builtIn.keywords + ["shout"])
+    #expect(schema["$defs"]?["shoutNote"]?["type"]?.stringValue == "string")
+    #expect(!SuiteJSONSchema.text(engine: anyEngine).contains("shout"))
 }

@@ -212,7 +212,7 @@ func validationErrorsAreLocated(text: String, line: Int, column: Int, message: S
         {"id": "ok3", "prompt": "d"}
         """,
     ])
-    let reader = SuiteReader(file: folder.appendingPathComponent("s.yaml").path)
+    let reader = SuiteReader(file: folder.appendingPathComponent("s.yaml").path, registry: .builtIn)
     let root = try YAMLParser.parse("suite: data\ndataset: d.jsonl\n", file: "s.yaml")
     let suite = try #require(reader.suite(root, file: "s.yaml"))
     #expect(suite.cases.map(\.id) == ["ok1", "ok2", "typo", "ok3"])

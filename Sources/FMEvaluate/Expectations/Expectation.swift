@@ -3,7 +3,8 @@ import FMCore
 /// One check a case makes on each attempt; a case holds a list of them and an attempt passes when all hold.
 ///
 /// Codable as a one-key object naming the kind, `{"contains": {...}}`, the shape suites are written in.
-/// The kinds are the types listed in `ExpectationRegistry.kinds`.
+/// The kinds are the types of the decoder's `ExpectationRegistry` (`builtIn` unless the decoder's
+/// `userInfo` carries another under `ExpectationRegistry.userInfoKey`).
 public struct Expectation: Codable, Equatable, Sendable {
     /// The kind's payload.
     public let payload: any ExpectationKind
@@ -15,9 +16,6 @@ public struct Expectation: Codable, Equatable, Sendable {
 
     /// The kind's keyword as written in suites (a synonym reads as its kind's keyword).
     public var kind: String { type(of: payload).keyword }
-
-    /// Every keyword suites may use for an expectation, synonyms after their kind's keyword.
-    public static var kinds: [String] { ExpectationRegistry.keywords }
 
     /// The payload when it is of kind `type`.
     public func payload<Kind: ExpectationKind>(as type: Kind.Type) -> Kind? {
@@ -59,19 +57,21 @@ public struct Expectation: Codable, Equatable, Sendable {
         init?(intValue: Int) { nil }
     }
 
-    /// Decodes a one-key object `{KIND: PAYLOAD}`.
+    /// Decodes a one-key object `{KIND: PAYLOAD}`, the kind looked up in the decoder's registry.
     public init(from decoder: Decoder) throws {
+        let registry = ExpectationRegistry.of(decoder)
+        let known = registry.keywords.joined(separator: ", ")
         let container = try decoder.container(keyedBy: Key.self)
         guard container.allKeys.count == 1, let key = container.allKeys.first else {
             let found = container.allKeys.map(\.stringValue).sorted().joined(separator: ", ")
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: decoder.codingPath,
-                debugDescription: "an expectation is one key naming its kind (found: \(found.isEmpty ? "none" : found)); one of \(Self.kinds.joined(separator: ", "))"))
+                debugDescription: "an expectation is one key naming its kind (found: \(found.isEmpty ? "none" : found)); one of \(known)"))
         }
-        guard let kind = ExpectationRegistry.kind(named: key.stringValue) else {
+        guard let kind = registry.kind(named: key.stringValue) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: container,
-                debugDescription: "unknown expectation '\(key.stringValue)'; use one of \(Self.kinds.joined(separator: ", "))")
+                debugDescription: "unknown expectation '\(key.stringValue)'; use one of \(known)")
         }
         self = try kind.decodeExpectation(from: container, forKey: key)
     }

@@ -2,8 +2,8 @@ import FMCore
 
 /// One kind of expectation, defined in one file: its keyword, payload (this type, decoded with located
 /// errors by the suite loader), shorthand, JSON Schema fragment, validation, evaluator and stable encoding
-/// (its `Codable` shape, which the case-definition hash reads). A kind takes effect once it is listed in
-/// `ExpectationRegistry.kinds`.
+/// (its `Codable` shape, which the case-definition hash reads). A kind takes effect in the registry it is
+/// in: `ExpectationRegistry.builtIn` for fmeval's own, `registering(_:)` for a library user's.
 public protocol ExpectationKind: Codable, Equatable, Sendable {
     /// The keyword naming the kind in suites (`contains`); its payload is encoded under this key.
     static var keyword: String { get }

@@ -6,9 +6,11 @@ import FMCore
 /// unknown with a "did you mean" suggestion drawn from the keys it did ask for. `GeneratedContent`
 /// and `GenerationSchema` are built directly from nodes, keeping key order.
 public struct NodeDecoding {
-    /// Decodes `type` from `node`; every problem found is returned as a located diagnostic.
-    public static func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode) -> Result<T, DiagnosticList> {
-        let context = NodeDecodingContext()
+    /// Decodes `type` from `node` (the decoder carries `userInfo`, e.g. an `ExpectationRegistry`); every
+    /// problem found is returned as a located diagnostic.
+    public static func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode,
+                                            userInfo: [CodingUserInfoKey: Any] = [:]) -> Result<T, DiagnosticList> {
+        let context = NodeDecodingContext(userInfo: userInfo)
         do {
             let value = try NodeDecoderImpl(node: node, codingPath: [], context: context).decodeValue(type)
             let unknown = context.unknownKeys(in: node)
@@ -47,8 +49,12 @@ public struct NodeDecoding {
 
 /// Records which keys each decoded mapping was asked for, by the mapping's coding path.
 final class NodeDecodingContext {
+    /// What every decoder of this tree carries in `userInfo`.
+    let userInfo: [CodingUserInfoKey: Any]
     /// Queried key names per mapping, keyed by the mapping's coding path ("/cases/0/expect").
     var queried: [String: Set<String>] = [:]
+
+    init(userInfo: [CodingUserInfoKey: Any]) { self.userInfo = userInfo }
 
     static func pathKey(_ path: [CodingKey]) -> String {
         path.map { "/" + ($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
@@ -125,7 +131,7 @@ struct NodeDecoderImpl: Decoder {
     let node: YAMLNode
     let codingPath: [CodingKey]
     let context: NodeDecodingContext
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
     func fail(_ expected: String) -> Diagnostic {
         Diagnostic(node.location, "expected \(expected), found \(node.kindName)\(node.scalar.map { " '\($0.text)'" } ?? "")")

@@ -1,5 +1,6 @@
 import Foundation
 import FMCore
+import FMEvaluate
 
 /// What loading some suite files produced: the suites that loaded and every problem found.
 public struct SuiteLoadResult: Sendable {
@@ -26,14 +27,17 @@ public enum SuiteLoader {
     public static let suiteExtensions = ["yaml", "yml", "json"]
 
     /// Loads every suite under `paths` (files, or directories searched recursively); `guideEnforcement`
-    /// (`--guide-enforcement`) decides, over each suite's own, whether schemas the device refuses are errors.
-    public static func load(paths: [String], guideEnforcement: GuideEnforcement? = nil) -> SuiteLoadResult {
+    /// (`--guide-enforcement`) decides, over each suite's own, whether schemas the device refuses are errors;
+    /// `registry` holds the expectation kinds suites may use.
+    public static func load(paths: [String], guideEnforcement: GuideEnforcement? = nil,
+                            registry: ExpectationRegistry = .builtIn) -> SuiteLoadResult {
         var result = SuiteLoadResult()
         let (files, missing) = suiteFiles(in: paths)
         result.diagnostics = missing
         for file in files {
             result.files.append(file)
-            let (suite, diagnostics, warnings) = read(file: file, guideEnforcement: guideEnforcement)
+            let (suite, diagnostics, warnings) = read(file: file, guideEnforcement: guideEnforcement,
+                                                      registry: registry)
             result.diagnostics += diagnostics
             result.warnings += warnings
             if let suite, diagnostics.isEmpty { result.suites.append(suite) }
@@ -49,13 +53,15 @@ public enum SuiteLoader {
     }
 
     /// Loads a suite from text; `file` names it in messages and anchors relative paths.
-    public static func load(text: String, file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
-        let (suite, diagnostics, _) = read(text: text, file: file)
+    public static func load(text: String, file: String, registry: ExpectationRegistry = .builtIn)
+        -> (suite: Suite?, diagnostics: [Diagnostic]) {
+        let (suite, diagnostics, _) = read(text: text, file: file, registry: registry)
         return (suite, diagnostics)
     }
 
     /// Loads a suite from text with its warnings as well as its problems.
-    public static func read(text: String, file: String, guideEnforcement: GuideEnforcement? = nil)
+    public static func read(text: String, file: String, guideEnforcement: GuideEnforcement? = nil,
+                            registry: ExpectationRegistry = .builtIn)
         -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
         let root: YAMLNode
         do {
@@ -65,13 +71,14 @@ public enum SuiteLoader {
         } catch {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "\(error)")], [])
         }
-        let reader = SuiteReader(file: file)
+        let reader = SuiteReader(file: file, registry: registry)
         reader.guideEnforcementOverride = guideEnforcement
         let suite = reader.suite(root, file: file)
         return (suite, ordered(reader.diagnostics), ordered(reader.warnings))
     }
 
-    private static func read(file: String, guideEnforcement: GuideEnforcement? = nil)
+    private static func read(file: String, guideEnforcement: GuideEnforcement? = nil,
+                             registry: ExpectationRegistry = .builtIn)
         -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
         if let problem = RegularFile.problem(file) {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the suite file \(problem)")], [])
@@ -82,7 +89,7 @@ public enum SuiteLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the file is not UTF-8 text")], [])
         }
-        return read(text: text, file: file, guideEnforcement: guideEnforcement)
+        return read(text: text, file: file, guideEnforcement: guideEnforcement, registry: registry)
     }
 
     /// Suite files under `paths`, sorted within each directory; missing paths become diagnostics.

@@ -8,7 +8,7 @@ extension SuiteReader {
         if let items = node.sequence {
             for item in items {
                 guard let pairs = item.mapping, !pairs.isEmpty else {
-                    report(item, "each item of \(what) must be a mapping naming an expectation kind (\(Expectation.kinds.joined(separator: ", ")))")
+                    report(item, "each item of \(what) must be a mapping naming an expectation kind (\(registry.keywords.joined(separator: ", ")))")
                     continue
                 }
                 entries += pairs
@@ -37,8 +37,9 @@ extension SuiteReader {
     /// The payload of `{kind: payload}` with the kind's shorthand expanded; nil once the problem
     /// (an unknown kind, with a did-you-mean over the registry's keywords) is reported.
     func expandedPayload(_ entry: YAMLNode.Entry) -> YAMLNode? {
-        guard let kind = ExpectationRegistry.kind(named: entry.name) else {
-            diagnostics.append(Diagnostic(entry.key.location, unknownKeyMessage(entry.name, known: Expectation.kinds) + " (an expectation kind)"))
+        guard let kind = registry.kind(named: entry.name) else {
+            diagnostics.append(Diagnostic(entry.key.location,
+                                          unknownKeyMessage(entry.name, known: registry.keywords) + " (an expectation kind)"))
             return nil
         }
         return kind.expand(entry.value, keyword: entry.name, reader: self)

@@ -278,7 +278,7 @@ extension SuiteReader {
             report(node, "knownIssue matching is empty; name the expectation kinds, metrics or errors the issue covers")
             return nil
         }
-        let known = Expectation.kinds + ["response"] + ErrorTaxonomy.expectableNames
+        let known = registry.keywords + ["response"] + ErrorTaxonomy.expectableNames
         var valid = true
         for (index, name) in names.enumerated() {
             let kind = String(name.prefix { $0 != "." })
@@ -287,7 +287,7 @@ extension SuiteReader {
             let at = node.sequence?[index] ?? node
             let hint = Suggestion.closest(to: name, in: known).map { "did you mean '\($0)'? " } ?? ""
             report(at, "knownIssue matching names '\(name)', which is no expectation kind, metric or error; \(hint)"
-                + "use an expectation kind (\(Expectation.kinds.prefix(4).joined(separator: ", ")), …), response, or an error name")
+                + "use an expectation kind (\(registry.keywords.prefix(4).joined(separator: ", ")), …), response, or an error name")
         }
         return valid ? names.map(ErrorTaxonomy.canonical) : nil
     }

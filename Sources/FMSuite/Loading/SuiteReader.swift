@@ -1,5 +1,6 @@
 import Foundation
 import FMCore
+import FMEvaluate
 
 /// Reads one suite file's node tree into typed values, collecting every problem instead of stopping.
 final class SuiteReader {
@@ -24,9 +25,12 @@ final class SuiteReader {
 
     /// `allowLinksOutsideSuite: true`: referenced files may be symbolic links leaving the suite's folder.
     var allowsLinksOutside = false
+    /// The expectation kinds `expect:` may name.
+    let registry: ExpectationRegistry
 
-    init(file: String) {
+    init(file: String, registry: ExpectationRegistry) {
         directory = URL(fileURLWithPath: FilePaths.parent(of: FilePaths.absolute(file)))
+        self.registry = registry
     }
 
     func report(_ node: YAMLNode, _ message: String) {
@@ -130,7 +134,7 @@ final class SuiteReader {
 
     /// Decodes a Codable value with located errors.
     func decode<T: Decodable>(_ type: T.Type, _ node: YAMLNode) -> T? {
-        switch NodeDecoding.decode(type, from: node) {
+        switch NodeDecoding.decode(type, from: node, userInfo: [ExpectationRegistry.userInfoKey: registry]) {
         case .success(let value): return value
         case .failure(let list):
             report(list)

@@ -1,11 +1,12 @@
 import FMEvaluate
 
 /// The expectation definitions of the suite JSON Schema (`expect` and every kind), between the suite
-/// and tool definitions and the scripted engine's; each kind's part comes from `ExpectationRegistry`.
+/// and tool definitions and the scripted engine's; each kind's part comes from the registry given.
 extension SuiteJSONSchema {
-    /// The `expect` … last kind's members of `$defs`, each line ending as in the whole schema.
-    static var expectationDefinitions: String {
-        let fragments = ExpectationRegistry.kinds.map { $0.jsonSchema }
+    /// The `expect` … last kind's members of `$defs` for `registry`'s kinds, each line ending as in the
+    /// whole schema.
+    static func expectationDefinitions(_ registry: ExpectationRegistry) -> String {
+        let fragments = registry.kinds.map { $0.jsonSchema }
         let properties = fragments.map(\.properties).joined(separator: ",\n")
         let definitions = fragments.map(\.definitions).filter { !$0.isEmpty }.map { $0 + "," }
         return ([expectationsHead, indented(properties, by: 8), expectationsTail] + definitions.map { indented($0, by: 4) })

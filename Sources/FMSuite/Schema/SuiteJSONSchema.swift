@@ -1,3 +1,5 @@
+import FMEvaluate
+
 /// The JSON Schema (draft 2020-12) of the suite format, for editors and YAML language servers
 /// (`fmeval schema suite` prints it; docs/suite-format.md shows how to use it).
 ///
@@ -6,11 +8,12 @@
 /// names, variant references and templates are checked by `fmeval validate`, not by the schema.
 public enum SuiteJSONSchema {
     /// The schema as JSON text: the suite, case and tool definitions here, the expectations assembled
-    /// from the registered kinds in `SuiteJSONSchema+Expectations.swift`, and `engine` (the JSON Schema of
+    /// from `registry`'s kinds in `SuiteJSONSchema+Expectations.swift`, and `engine` (the JSON Schema of
     /// the `engine:` value, which the engine registry writes: `EngineRegistry.jsonSchemaDefinition`) as
     /// `$defs/engine`.
-    public static func text(engine: String) -> String {
-        [head.replacingOccurrences(of: engineSlot, with: #""engine": "# + engine), expectationDefinitions, tail].joined(separator: "\n")
+    public static func text(engine: String, registry: ExpectationRegistry = .builtIn) -> String {
+        let head = head.replacingOccurrences(of: engineSlot, with: #""engine": "# + engine)
+        return [head, expectationDefinitions(registry), tail].joined(separator: "\n")
     }
 
     /// Where `text(engine:)` puts the engine definition.
