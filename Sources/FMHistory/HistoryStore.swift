@@ -39,6 +39,11 @@ public final class HistoryStore: ResultStore {
         lastSaved = run.run.id
     }
 
+    /// The run `name` means (see `run(named:)`) as results, the shape a `--baseline` compares with.
+    public func loadRun(named name: String) throws -> RunResult {
+        try baseline(try run(named: name))
+    }
+
     /// The open, migrated connection (opened on first use).
     func open() throws -> SQLiteDatabase {
         if let connection { return connection }

@@ -260,13 +260,7 @@ public enum RunPipeline {
                 + "fix the path and finish with --resume \(journal.path)")
         }
         journal.finish()
-        for extra in stores {
-            do {
-                try extra.save(result)
-            } catch {
-                notice("warning: \(error); the run is not in it, but its results are in \(request.resultsPath)")
-            }
-        }
+        stores.save(result, resultsPath: request.resultsPath).warnings.forEach(notice)
         return result
     }
 

@@ -40,18 +40,17 @@ struct HistoryFlags {
         return FilePaths.join(resultsPath.map(FilePaths.parent(of:)) ?? "reports", "history.sqlite")
     }
 
-    /// The store a finished run is saved to (none with `--no-history`); git facts come from the
+    /// The history a finished run is saved to (nil with `--no-history`); git facts come from the
     /// working directory.
-    func stores(resultsPath: String?) -> [any ResultStore] {
-        guard record else { return [] }
-        return [HistoryStore(path: file(resultsPath: resultsPath), git: GitInfo.detect())]
+    func store(resultsPath: String?) -> HistoryStore? {
+        record ? HistoryStore(path: file(resultsPath: resultsPath), git: GitInfo.detect()) : nil
     }
 
     /// What the history says about `run` once it is recorded: trends over the last runs and the
     /// regressions with the run they started in. nil when not recording, when the save failed (already
     /// warned about), or when the history cannot be read (a warning then).
-    func context(for run: RunResult, stores: [any ResultStore]) -> HistoryContext? {
-        guard let store = stores.compactMap({ $0 as? HistoryStore }).first, store.lastSaved == run.run.id else { return nil }
+    func context(for run: RunResult, store: HistoryStore?) -> HistoryContext? {
+        guard let store, store.lastSaved == run.run.id else { return nil }
         do {
             return try HistoryFlags.context(for: run, store: store, last: HistoryFlags.trendRuns)
         } catch {
@@ -85,16 +84,5 @@ struct HistoryFlags {
 
     private static func runLabel(_ point: TrendPoint) -> HistoryContext.Run {
         HistoryContext.Run(number: point.run, startedAt: point.startedAt, commit: point.commit)
-    }
-
-    /// The run `--baseline history:NAME` names, read from the history file as results; exit 2 naming
-    /// the flag when the file or the run is missing.
-    static func loadBaseline(_ name: String, file: String) throws -> RunResult {
-        let store = HistoryStore(path: file, create: false)
-        do {
-            return try store.baseline(try store.run(named: name))
-        } catch let error as Fault {
-            throw error.prefixed("--baseline history:\(name): ")
-        }
     }
 }

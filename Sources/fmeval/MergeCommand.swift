@@ -62,16 +62,11 @@ struct MergeCommand: Command {
         let announce: (String) -> Void = json == nil ? { printError($0) } : { print($0) }
         announce(TerminalText.summary(merged))
         if let json { announce("json: \(json)") }
-        let stores = history.stores(resultsPath: json)
-        for store in stores {
-            do {
-                try store.save(merged)
-                announce("history: \(store.location)")
-            } catch {
-                printError("fmeval: warning: \(error); the merged run is not in it, but its results are written")
-            }
-        }
-        let context = history.context(for: merged, stores: stores)
+        let store = history.store(resultsPath: json)
+        let (saved, warnings) = (store.map { [$0] } ?? []).save(merged, resultsPath: json ?? "standard output")
+        saved.forEach { announce("history: \($0)") }
+        warnings.forEach { printError("fmeval: \($0)") }
+        let context = history.context(for: merged, store: store)
         if let regressions = context.flatMap({ TerminalText.historyRegressions($0) }) { announce(regressions) }
         try ReportFlags.write(outputs, input: ReportInput(results: merged, comparisons: ABComparison.variants(of: merged), history: context),
                               announce: announce)

@@ -1,4 +1,5 @@
 import FMCore
+import FMHistory
 import Foundation
 import FMResults
 import FMReport
@@ -90,18 +91,28 @@ struct ReportFlags {
     /// The shard to give the runner, or nil for the whole run.
     var shardSelection: Shard? { shard == .all ? nil : shard }
 
-    /// Reads the baseline results, when `--baseline` was given: a results file, or with
-    /// `history:NAME` a run of the history file `historyFile`.
+    /// Reads the baseline results, when `--baseline` was given, from the store it names: a results
+    /// file, or with `history:NAME` the run NAME of the history file `historyFile`; exit 2 naming the
+    /// flag when the store or the run is missing.
     func loadBaseline(historyFile: String? = nil) throws -> RunResult? {
         guard let baselinePath else { return nil }
-        if let historyFile, baselinePath.hasPrefix(ReportFlags.historyPrefix) {
-            return try HistoryFlags.loadBaseline(String(baselinePath.dropFirst(ReportFlags.historyPrefix.count)), file: historyFile)
+        let (store, name, label) = ReportFlags.baselineStore(baselinePath, historyFile: historyFile)
+        do {
+            return try store.loadRun(named: name)
+        } catch let error as Fault {
+            throw error.prefixed(label)
         }
-        return try ReportFlags.load(baselinePath, flag: "--baseline")
     }
 
-    /// How a `--baseline` naming a run of the history begins.
-    static let historyPrefix = "history:"
+    /// The store a `--baseline` value names, the run's name in it, and the prefix of its errors.
+    static func baselineStore(_ value: String, historyFile: String?) -> (any ResultStore, String, String) {
+        let history = "history:"
+        if let historyFile, value.hasPrefix(history) {
+            let name = String(value.dropFirst(history.count))
+            return (HistoryStore(path: historyFile, create: false), name, "--baseline \(value): ")
+        }
+        return (ResultsFileStore(path: value), "last", "--baseline ")
+    }
 
     /// Prints the summary (and the baseline and A/B tables), writes the requested reports, and
     /// returns the exit code: the run's own (0 / 1 / 3), or with `--fail-on-regression` 1 exactly

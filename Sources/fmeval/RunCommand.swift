@@ -197,17 +197,17 @@ struct RunCommand: Command {
         reports.style = Terminal.style(choice: color, mode: mode, environment: environment)
         let progress = LiveProgress(mode: mode, style: reports.style, write: Terminal.write)
         let result: RunResult
-        let stores = history.stores(resultsPath: request.resultsPath)
+        let store = history.store(resultsPath: request.resultsPath)
         do {
             result = try RunPipeline.execute(request, plan: plan, progress: progress.caseFinished,
                                              started: { progress.caseStarted($0.id, total: $1) },
-                                             notice: { printError("fmeval: \($0)") }, stores: stores)
+                                             notice: { printError("fmeval: \($0)") }, stores: store.map { [$0] } ?? [])
         } catch {
             progress.finish()
             throw error
         }
         progress.finish()
-        let code = try reports.finish(result, baseline: baseline, history: history.context(for: result, stores: stores))
+        let code = try reports.finish(result, baseline: baseline, history: history.context(for: result, store: store))
         if failFast { printNotRun(result, resultsPath: request.resultsPath) }
         print("results: \(request.resultsPath)")
         let invalid = RecordedCases.problems(of: plan.cases)
