@@ -109,11 +109,11 @@ struct AttemptExecutor {
         return outcome
     }
 
-    /// The request of `plan` as engine attempt `engineAttempt`, when the provider declares its engine
+    /// The reuse key of `plan` as engine attempt `engineAttempt`, when the provider declares its engine
     /// deterministic and the plan is greedy without command tools; nil when it must go to the engine.
-    func reusableRequest(_ plan: SessionPlan, engineAttempt: Int) -> AttemptRequest? {
+    func reusableRequest(_ plan: SessionPlan, engineAttempt: Int) -> AttemptKey? {
         let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
-        return provider.reuseKey(for: context).flatMap { AttemptRequest(plan, engineKey: $0) }
+        return provider.reuseKey(for: context).flatMap { AttemptKey(plan, engineKey: $0) }
     }
 
     /// Evaluates `outcome` as attempt `index`; an evaluator that could not give a verdict makes the

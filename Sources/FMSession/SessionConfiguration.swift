@@ -1,7 +1,8 @@
 import FMCore
 
 /// How a session is set up: instructions, tools, options, response schema and Foundation Models limits.
-public struct SessionConfiguration: Sendable {
+/// Hashable over every field: a field added here enters the identity of repeat reuse (`RepeatReuse`).
+public struct SessionConfiguration: Hashable, Sendable {
     /// The default context window, in tokens.
     public static let defaultContextSize = 4096
     /// The context-window tokens fmeval charges for one image: Apple publishes no figure and `fm count-tokens

@@ -12,8 +12,9 @@ public protocol SessionDriver {
 }
 
 /// What one attempt's session is made of: the set-up (instructions, tools and how to call them,
-/// options, schema, channel settings) and the prompt turns, in order.
-public struct SessionPlan: Sendable {
+/// options, schema, channel settings) and the prompt turns, in order. Hashable over every field, so
+/// that two equal plans are one request (the key of repeat reuse).
+public struct SessionPlan: Hashable, Sendable {
     /// Instructions, tools, options, schema, constraint and prompt channels, limits.
     public var configuration: SessionConfiguration
     /// The prompts, one per turn.
