@@ -93,14 +93,7 @@ extension SuiteReader {
                 report(node, "\(what): \(error)")
             }
         }
-        patch.contextSize = int(keys["contextSize"], "\(what).contextSize", minimum: 1)
-        patch.constrained = bool(keys["constrained"], "\(what).constrained")
-        patch.includeSchemaInPrompt = bool(keys["includeSchemaInPrompt"], "\(what).includeSchemaInPrompt")
-        patch.stream = bool(keys["stream"], "\(what).stream")
-        patch.maxToolCalls = int(keys["maxToolCalls"], "\(what).maxToolCalls", minimum: 0)
-        patch.guideEnforcement = guideEnforcement(keys["guideEnforcement"], "\(what).guideEnforcement")
-        patch.loopGuards = loopGuards(keys["loopGuards"], "\(what).loopGuards")
-        patch.imageTokens = int(keys["imageTokens"], "\(what).imageTokens", minimum: 0)
+        for setting in RunSettingTable.all { setting.read(self, keys[setting.name], "\(what).\(setting.name)", &patch) }
         return patch
     }
 

@@ -29,9 +29,8 @@ public struct RunSettings: Codable, Hashable, Sendable {
         self.maxToolCalls = maxToolCalls
     }
 
-    /// The `options:` keys that are run settings rather than GenerationOptions.
-    public static let keys = ["contextSize", "constrained", "includeSchemaInPrompt", "stream", "maxToolCalls",
-                              "guideEnforcement", "loopGuards", "imageTokens"]
+    /// The `options:` keys that are run settings rather than GenerationOptions (`RunSettingTable`).
+    public static var keys: [String] { RunSettingTable.keys }
 }
 
 /// An `options:` block as written (suite, variant or case level): every field optional, layered later.
@@ -65,14 +64,7 @@ public struct OptionsPatch: Hashable, Sendable {
         merged.generation.temperature = override.generation.temperature ?? generation.temperature
         merged.generation.maximumResponseTokens = override.generation.maximumResponseTokens ?? generation.maximumResponseTokens
         merged.generation.toolCallingMode = override.generation.toolCallingMode ?? generation.toolCallingMode
-        merged.contextSize = override.contextSize ?? contextSize
-        merged.constrained = override.constrained ?? constrained
-        merged.includeSchemaInPrompt = override.includeSchemaInPrompt ?? includeSchemaInPrompt
-        merged.stream = override.stream ?? stream
-        merged.maxToolCalls = override.maxToolCalls ?? maxToolCalls
-        merged.guideEnforcement = override.guideEnforcement ?? guideEnforcement
-        merged.loopGuards = override.loopGuards ?? loopGuards
-        merged.imageTokens = override.imageTokens ?? imageTokens
+        for setting in RunSettingTable.all { setting.merge(&merged, override) }
         return merged
     }
 
@@ -85,13 +77,8 @@ public struct OptionsPatch: Hashable, Sendable {
 
     /// The run settings with fmeval's defaults for anything not given.
     public var resolvedSettings: RunSettings {
-        let defaults = RunSettings()
-        var settings = RunSettings(contextSize: contextSize ?? defaults.contextSize, constrained: constrained ?? defaults.constrained,
-                                   includeSchemaInPrompt: includeSchemaInPrompt ?? defaults.includeSchemaInPrompt,
-                                   stream: stream ?? defaults.stream, maxToolCalls: maxToolCalls ?? defaults.maxToolCalls)
-        settings.guideEnforcement = guideEnforcement
-        settings.loopGuards = loopGuards
-        settings.imageTokens = imageTokens
+        var settings = RunSettings()
+        for setting in RunSettingTable.all { setting.resolve(self, &settings) }
         return settings
     }
 }

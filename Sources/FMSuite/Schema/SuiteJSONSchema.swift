@@ -13,11 +13,22 @@ public enum SuiteJSONSchema {
     /// `$defs/engine`.
     public static func text(engine: String, registry: ExpectationRegistry = .builtIn) -> String {
         let head = head.replacingOccurrences(of: engineSlot, with: #""engine": "# + engine)
+            .replacingOccurrences(of: runSettingsSlot, with: runSettingMembers)
         return [head, expectationDefinitions(registry), tail].joined(separator: "\n")
     }
 
     /// Where `text(engine:)` puts the engine definition.
     private static let engineSlot = #""engine": {}"#
+
+    /// Where `text(engine:)` puts the run settings of `options` (`RunSettingTable`).
+    private static let runSettingsSlot = #""runSettings": {}"#
+
+    /// The run settings' members of `$defs/options/properties`, indented as there.
+    private static var runSettingMembers: String {
+        RunSettingTable.all.map(\.schemaMember).joined(separator: ",\n")
+            .split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .map { $0.offset == 0 ? String($0.element) : "        " + $0.element }.joined(separator: "\n")
+    }
 
     /// The schema up to the expectation definitions (inside `$defs`), with an empty engine definition.
     private static let head = #"""
@@ -174,27 +185,7 @@ public enum SuiteJSONSchema {
         "temperature": { "type": "number", "minimum": 0, "description": "Temperature for random sampling (no effect under greedy sampling: a warning)." },
         "maximumResponseTokens": { "type": "integer", "minimum": 0, "description": "Truncates the response (recorded as a flag on the attempt)." },
         "toolCallingMode": { "enum": ["allowed", "required", "disallowed"], "description": "Whether the model may, must or must not call tools (default allowed)." },
-        "contextSize": { "type": "integer", "minimum": 1, "description": "Context window in tokens (default 4096)." },
-        "imageTokens": { "type": "integer", "minimum": 0, "description": "Context-window tokens one image takes (default 576, an estimate: Apple publishes no figure)." },
-        "constrained": { "type": "boolean", "description": "Enforce structured output with the grammar (default true)." },
-        "includeSchemaInPrompt": { "type": "boolean", "description": "Show the schema to the model in the prompt (default true)." },
-        "stream": { "type": "boolean", "description": "Stream the response and count snapshots (default false)." },
-        "maxToolCalls": { "type": "integer", "minimum": 0, "description": "Loop guard: more tool calls end the attempt with an error (default 8)." },
-        "guideEnforcement": { "enum": ["device", "strict"], "description": "Which guides the grammar enforces: strict (every guide, default) or device (what the on-device decoder enforces; loop guards off)." },
-        "loopGuards": {
-          "description": "The grammar's loop guards: off, or the guards to keep (a guard left out is off). Default: 200 / 3 / 1 under strict, none under device.",
-          "anyOf": [
-            { "const": "off" },
-            {
-              "type": "object", "additionalProperties": false,
-              "properties": {
-                "maximumStringBytes": { "type": "integer", "minimum": 1, "description": "A free string ends after this many bytes." },
-                "maximumUnboundedItems": { "type": "integer", "minimum": 1, "description": "An array without maxItems ends after this many elements." },
-                "maximumRecursionDepth": { "type": "integer", "minimum": 0, "description": "How many times a definition may contain itself." }
-              }
-            }
-          ]
-        }
+        "runSettings": {}
       }
     },
     "seed": { "type": "integer", "minimum": 0, "description": "Random seed." },
