@@ -7,8 +7,17 @@ import Foundation
 struct BenchBatchCommand: Command {
     static let path = ["bench", "batch"]
     static let summary = "Measure batched decoding: total decode tokens/s with 1, 2, 4, 8 sequences at once"
+    static let json = Flag("--json", help: "print the figures as one JSON object")
+    static let model = Flag("--model", .value("FILE"), help: "the GGUF to measure (default: the default model)")
+    static let threads = Flag("--threads", .value("N"), help: "threads of the runtime (default: the cores)")
+    static let sequences = Flag("--sequences", .value("LIST"),
+                                help: "the comma-separated numbers of sequences decoding together (default 1,2,4,8)")
+    static let tokens = Flag("--tokens", .value("N"), help: "tokens each sequence generates (default 128)")
+    static let repeatCount = Flag("--repeat", .value("N"), help: "measured rounds (default 3)")
+    static let usage = CommandUsage("bench batch",
+                                    flags: FlagTable(json, model, threads, sequences, tokens, repeatCount))
     static let help = """
-    USAGE: fmeval bench batch [--json] [--model FILE] [--threads N] [--sequences LIST] [--tokens N] [--repeat N]
+    \(usage.line)
 
     Starts N requests at once on N threads (N from --sequences, default 1,2,4,8), each a different
     short prompt generating --tokens tokens (default 128, greedy, no stop token), and measures the
@@ -21,18 +30,21 @@ struct BenchBatchCommand: Command {
     {"tokensPerSequence", "threads", "kernels", "loadAverage", "results": [{"sequences",
     "tokensPerSecond", "runs", "speedup", "steps", "cpuMillisecondsPerToken"}]}.
 
+    OPTIONS:
+    \(usage.flags.list(column: 21))
+
     EXIT CODES: 0 ok · 2 bad flag or FILE not a usable GGUF · 3 the default model could not be fetched.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var parser = Arguments(arguments, command: "bench batch")
-        let json = parser.flag("--json")
-        let modelPath = try parser.option("--model")
-        let threads = try parser.intOption("--threads", minimum: 1) ?? ThreadPool.defaultThreadCount
-        let repeats = try parser.intOption("--repeat", minimum: 1) ?? 3
-        let tokens = try parser.intOption("--tokens", minimum: 2) ?? 128
-        let counts = try sequenceCounts(try parser.option("--sequences"))
-        let extra = try parser.finish()
+        let parser = try Arguments(arguments, command: "bench batch", flags: usage.flags)
+        let json = parser.flag(Self.json)
+        let modelPath = parser.value(model)
+        let threads = try parser.int(Self.threads, minimum: 1) ?? ThreadPool.defaultThreadCount
+        let repeats = try parser.int(repeatCount, minimum: 1) ?? 3
+        let tokens = try parser.int(Self.tokens, minimum: 2) ?? 128
+        let counts = try sequenceCounts(parser.value(sequences))
+        let extra = parser.positionals
         guard extra.isEmpty else {
             throw Fault.invalidInput("bench batch: unexpected argument '\(extra[0])'; see 'fmeval help bench batch'")
         }

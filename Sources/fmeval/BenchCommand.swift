@@ -7,8 +7,13 @@ import Foundation
 struct BenchCommand: Command {
     static let path = ["bench"]
     static let summary = "Measure the embedded engine: load time, prefill and decode tokens/s, peak RSS"
+    static let json = Flag("--json", help: "print the figures as one JSON object")
+    static let model = Flag("--model", .value("FILE"), help: "the GGUF to measure (default: the default model)")
+    static let threads = Flag("--threads", .value("N"), help: "threads of the runtime (default: the cores)")
+    static let repeatCount = Flag("--repeat", .value("N"), help: "measured runs of prefill and decode (default 3)")
+    static let usage = CommandUsage("bench", flags: FlagTable(json, model, threads, repeatCount))
     static let help = """
-    USAGE: fmeval bench [--json] [--model FILE] [--threads N] [--repeat N]
+    \(usage.line)
 
     Loads the default model (fetched first if needed, not timed) or FILE, then measures:
       load      mapping the GGUF, reading the weights' layout and the tokenizer (seconds)
@@ -26,6 +31,9 @@ struct BenchCommand: Command {
     FMEVAL_PREFILL_KERNEL=rows runs prefill on the earlier row kernel instead of tiles (same results),
     to compare the two.
 
+    OPTIONS:
+    \(usage.flags.list(column: 19))
+
     EXIT CODES: 0 ok · 2 bad flag, FILE not a usable GGUF, or an unknown or unavailable
     FMEVAL_KERNEL_LEVEL · 3 the default model could not be fetched.
     """
@@ -36,12 +44,12 @@ struct BenchCommand: Command {
     static let decodeTokens = 128
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var parser = Arguments(arguments, command: "bench")
-        let json = parser.flag("--json")
-        let modelPath = try parser.option("--model")
-        let threads = try parser.intOption("--threads", minimum: 1) ?? ThreadPool.defaultThreadCount
-        let repeats = try parser.intOption("--repeat", minimum: 1) ?? 3
-        let extra = try parser.finish()
+        let parser = try Arguments(arguments, command: "bench", flags: usage.flags)
+        let json = parser.flag(Self.json)
+        let modelPath = parser.value(model)
+        let threads = try parser.int(Self.threads, minimum: 1) ?? ThreadPool.defaultThreadCount
+        let repeats = try parser.int(repeatCount, minimum: 1) ?? 3
+        let extra = parser.positionals
         guard extra.isEmpty else {
             throw Fault.invalidInput("bench: unexpected argument '\(extra[0])'; see 'fmeval help bench'")
         }

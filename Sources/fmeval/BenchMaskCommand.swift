@@ -9,8 +9,13 @@ import Foundation
 struct BenchMaskCommand: Command {
     static let path = ["bench", "masks"]
     static let summary = "Measure grammar-constrained decoding: µs per token-mask step for schemas and tool calls"
+    static let json = Flag("--json", help: "print the figures as one JSON object")
+    static let model = Flag("--model", .value("FILE"),
+                            help: "the GGUF whose vocabulary to use (default: the default model)")
+    static let documents = Flag("--documents", .value("N"), help: "example documents replayed per grammar (default 8)")
+    static let usage = CommandUsage("bench masks", flags: FlagTable(json, model, documents), after: "[SCHEMA.json...]")
     static let help = """
-    USAGE: fmeval bench masks [--json] [--model FILE] [--documents N] [SCHEMA.json...]
+    \(usage.line)
 
     Compiles each schema (default: the seven reference schemas in reference/apple-fm-sdk,
     when that directory exists) and two example tool-call grammars, then replays N example documents
@@ -19,6 +24,9 @@ struct BenchMaskCommand: Command {
     pass with tables filled (the steady state of a long eval run). Prints median and p99 µs per
     step; --json prints {"grammars": [{name, states, compileMilliseconds, tableMilliseconds, steps,
     coldMedianMicroseconds, coldP99Microseconds, medianMicroseconds, p99Microseconds}]}.
+
+    OPTIONS:
+    \(usage.flags.list(column: 19))
 
     EXIT CODES: 0 ok · 2 bad flag or schema file · 3 the default model could not be fetched.
     """
@@ -32,11 +40,11 @@ struct BenchMaskCommand: Command {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var parser = Arguments(arguments, command: "bench masks")
-        let json = parser.flag("--json")
-        let modelPath = try parser.option("--model")
-        let documentCount = try parser.intOption("--documents", minimum: 1) ?? 8
-        var schemaPaths = try parser.finish()
+        let parser = try Arguments(arguments, command: "bench masks", flags: usage.flags)
+        let json = parser.flag(Self.json)
+        let modelPath = parser.value(model)
+        let documentCount = try parser.int(documents, minimum: 1) ?? 8
+        var schemaPaths = parser.positionals
         if schemaPaths.isEmpty {
             let directory = "reference/apple-fm-sdk"
             let names = ["age", "cat", "hedgehog", "newsletter", "person", "petClub", "shelter"]

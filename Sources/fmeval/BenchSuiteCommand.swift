@@ -10,9 +10,18 @@ struct BenchSuiteCommand: Command {
     static let summary = "Run the benchmark suite and measure cases/s, prefill and decode tokens/s, cache hit rate, peak RSS"
     /// The benchmark suite run when no `--suite` is given.
     static let defaultSuite = "benchmarks"
+    static let json = Flag("--json", help: "print the figures as JSON")
+    static let suite = Flag("--suite", .repeatable("PATH"),
+                            help: "the suite file or folder to run (repeatable; default \(defaultSuite))")
+    static let jobs = Flag("--jobs", short: "-j", .value("N"), help: "cases run in parallel (default 1)")
+    static let model = Flag("--model", .value("FILE"), help: "the model for the engine (its `model` option)")
+    static let results = Flag("--results", .value("FILE"),
+                              help: "keep the run's results document at FILE (default: a temporary file, removed)")
+    static let usage = CommandUsage("bench suite", flags: FlagTable(json, suite, jobs)
+                                 + EngineFlags.table(default: "the suite's `engine:`") + FlagTable(model, results)
+                                 + ThroughputFlags.table)
     static let help = """
-    USAGE: fmeval bench suite [--json] [--suite PATH]... [-j|--jobs N] [--engine NAME] [--engine-option KEY=VALUE]...
-                              [--base-url URL] [--model FILE] [--results FILE] \(ThroughputFlags.usage)
+    \(usage.line)
 
     Runs every case of the benchmark suite (default: \(defaultSuite), run from the repository root;
     --suite PATH, repeatable, runs suite files or folders instead) as `fmeval run` would, without the
@@ -31,28 +40,22 @@ struct BenchSuiteCommand: Command {
     and "peakRSSScope".
 
     OPTIONS:
-      --json                 print the figures as JSON
-      --suite PATH           the suite file or folder to run (repeatable; default \(defaultSuite))
-      -j, --jobs N           cases run in parallel (default 1)
-    \(EngineFlags.help(default: "the suite's `engine:`"))
-      --model FILE           the model for the engine (its `model` option)
-      --results FILE         keep the run's results document at FILE (default: a temporary file, removed)
-    \(ThroughputFlags.help)
+    \(usage.flags.list())
 
     EXIT CODES: 0 the run finished · 2 bad flag, or a suite that does not load · 3 a case ended in an
     infrastructure error, or the engine could not start.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var args = Arguments(arguments, command: "bench suite")
-        let json = args.flag("--json")
-        let suites = try args.options("--suite")
-        let jobs = try args.intOption("--jobs", short: "-j", minimum: 1) ?? 1
-        let engineFlags = try EngineFlags.parse(&args)
-        let model = try args.option("--model")
-        let kept = try args.option("--results")
-        let throughput = try ThroughputFlags.parse(&args, command: "bench suite")
-        let extra = try args.finish()
+        let args = try Arguments(arguments, command: "bench suite", flags: usage.flags)
+        let json = args.flag(Self.json)
+        let suites = args.values(Self.suite)
+        let jobs = try args.int(Self.jobs, minimum: 1) ?? 1
+        let engineFlags = try EngineFlags.parse(args)
+        let model = args.value(Self.model)
+        let kept = args.value(Self.results)
+        let throughput = try ThroughputFlags.parse(args, command: "bench suite")
+        let extra = args.positionals
         guard extra.isEmpty else {
             throw Fault.invalidInput("bench suite: unexpected argument '\(extra[0])'; give suites with --suite PATH (see 'fmeval help bench suite')")
         }

@@ -11,9 +11,20 @@ import FMSuite
 struct CatalogueCommand: Command {
     static let path = ["catalogue"]
     static let summary = "Write the Markdown catalogue of reproduced bugs (docs/forum-bugs.md) from a run"
+    static let output = Flag("--output", .value("FILE"), help: "write the catalogue to FILE (default: standard output)")
+    static let check = Flag("--check", .value("FILE"), help: """
+        compare FILE with the catalogue instead of writing it; exit 1 when it differs
+        (the message says the command that regenerates it)
+        """)
+    static let results = Flag("--results", .value("FILE"), help:
+                              "take the results from FILE (an earlier `fmeval run`) instead of running the suites")
+    static let jobs = Flag("--jobs", short: "-j", .value("N"), help: "cases run in parallel (default 1)")
+    static let model = Flag("--model", .value("FILE"), help: "the model of the engine")
+    static let usage = CommandUsage("catalogue", "[PATH...]", flags: .oneOf(output, check) + FlagTable(results, jobs)
+                                 + EngineFlags.table(default: "each suite's `engine:`, else embedded")
+                                     + FlagTable(model))
     static let help = """
-    USAGE: fmeval catalogue [PATH...] [--output FILE | --check FILE] [--results FILE]
-                            [--engine NAME] [--engine-option KEY=VALUE]... [--base-url URL] [--model FILE] [-j|--jobs N]
+    \(usage.line)
 
     Loads suites (files or folders; default: suites/forum), runs them (or reads --results), and writes a
     Markdown catalogue: per suite the bug (its description), its source link, what reproduces it
@@ -22,27 +33,21 @@ struct CatalogueCommand: Command {
     verdict. The text holds no timings or run ids: the same suites on the same engine give the same file.
 
     OPTIONS:
-      --output FILE          write the catalogue to FILE (default: standard output)
-      --check FILE           compare FILE with the catalogue instead of writing it; exit 1 when it differs
-                             (the message says the command that regenerates it)
-      --results FILE         take the results from FILE (an earlier `fmeval run`) instead of running the suites
-      -j, --jobs N           cases run in parallel (default 1)
-    \(EngineFlags.help(default: "each suite's `engine:`, else embedded"))
-      --model FILE           the model of the engine
+    \(usage.flags.list())
 
     Exit codes: 0 written, or FILE is up to date · 1 FILE is stale · 2 invalid input (a suite, a flag, a
     results file) · 3 an engine or infrastructure error.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var args = Arguments(arguments, command: "catalogue")
-        let engineFlags = try EngineFlags.parse(&args)
-        let model = try args.option("--model")
-        let jobs = try args.intOption("--jobs", short: "-j", minimum: 1) ?? 1
-        let output = try args.option("--output")
-        let check = try args.option("--check")
-        let resultsFile = try args.option("--results")
-        var paths = try args.finish()
+        let args = try Arguments(arguments, command: "catalogue", flags: usage.flags)
+        let engineFlags = try EngineFlags.parse(args)
+        let model = args.value(Self.model)
+        let jobs = try args.int(Self.jobs, minimum: 1) ?? 1
+        let output = args.value(Self.output)
+        let check = args.value(Self.check)
+        let resultsFile = args.value(Self.results)
+        var paths = args.positionals
         if paths.isEmpty { paths = ["suites/forum"] }
         if output != nil && check != nil {
             throw Fault.invalidInput("catalogue: --output and --check exclude each other; write the file with one run, check it with another")

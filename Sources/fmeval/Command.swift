@@ -6,6 +6,8 @@ import FMReport
 protocol Command: Sendable {
     /// The words that select this command, e.g. `["schema", "check"]`.
     static var path: [String] { get }
+    /// The operands and flags: they parse its arguments and write its USAGE line, flag list and README synopsis.
+    static var usage: CommandUsage { get }
     /// One line for `fmeval --help`.
     static var summary: String { get }
     /// Full help text printed by `fmeval help COMMAND` and `COMMAND --help`.

@@ -8,9 +8,10 @@ import FMRun
 struct CompareCommand: Command {
     static let path = ["compare"]
     static let summary = "Compare two results files: regressions, fixes, paired A/B with McNemar's test"
+    static let usage = CommandUsage("compare", "(BASE.json CANDIDATE.json | RESULTS.json)",
+                             flags: ReportFlags.table(providing: formats))
     static let help = """
-    USAGE: fmeval compare BASE.json CANDIDATE.json \(ReportFlags.usage(providing: formats))
-           fmeval compare RESULTS.json \(ReportFlags.usage(providing: formats))
+    \(usage.line)
 
     With two files: classifies every case of CANDIDATE against BASE (regression, new-failure, fixed,
     still-failing, unchanged, added, removed, skipped), prints that table and a paired A/B comparison
@@ -24,7 +25,7 @@ struct CompareCommand: Command {
     report shows them, and each JUnit failure notes its baseline change.
 
     OPTIONS:
-    \(ReportFlags.optionLines(providing: formats, column: 15))
+    \(usage.flags.list(column: 17))
 
     Exit codes: 0 no regressions or new failures · 1 a case regressed or newly fails · 2 invalid input
     (an unreadable or invalid results file, fewer than two variants in one file, a bad flag) · 3 a
@@ -35,9 +36,9 @@ struct CompareCommand: Command {
     static let formats: Set<ReportFormat.Needs> = [.results, .comparison]
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var args = Arguments(arguments, command: "compare")
-        let outputs = try ReportFlags.parseOutputs(&args, providing: formats)
-        let files = try args.finish()
+        let args = try Arguments(arguments, command: "compare", flags: usage.flags)
+        let outputs = ReportFlags.parseOutputs(args, providing: formats)
+        let files = args.positionals
         switch files.count {
         case 1: return try compareVariants(files[0], outputs: outputs)
         case 2: break

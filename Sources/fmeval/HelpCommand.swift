@@ -4,13 +4,15 @@ import FMCore
 struct HelpCommand: Command {
     static let path = ["help"]
     static let summary = "Show the command list, or help for one command"
+    static let usage = CommandUsage("help", after: "[COMMAND...]")
     static let help = """
-    USAGE: fmeval help [COMMAND...]
+    \(usage.line)
 
     Without a command, lists every command. With one (e.g. `fmeval help schema check`), prints its help.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
+        let arguments = try Arguments(arguments, command: "help", flags: usage.flags).positionals
         if arguments.isEmpty {
             print(overview)
             return ExitStatus.ok

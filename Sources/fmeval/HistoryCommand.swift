@@ -7,13 +7,24 @@ import FMResults
 struct HistoryCommand: Command {
     static let path = ["history"]
     static let summary = "Query the run history: runs, a case's trend, flips, flakiest cases, suite pass rates, prune"
+    static let history = Flag("--history", .value("FILE"), help: "the history file (default: reports/history.sqlite)")
+    static let last = Flag("--last", .value("N"),
+                           help: "how many of the newest runs to read (runs, trend: all; flaky, suites: 30)")
+    static let keep = Flag("--keep", .value("N"), help: "prune: the number of newest runs to keep")
+    static let before = Flag("--before", .value("DATE"), help: "prune: delete the runs started before DATE")
+    static let json = Flag("--json", help: "print the answer as JSON instead of text")
+    static let usage = CommandUsage("history", "[QUERY [ARGUMENT...]]", flags: FlagTable(last) + .oneOf(keep, before)
+                                 + FlagTable(history, json))
     static let help = """
-    USAGE: fmeval history [runs] [--last N]                   [--history FILE] [--json]
-           fmeval history trend CASE_ID [--last N]            [--history FILE] [--json]
-           fmeval history flips [RUN_A RUN_B]                 [--history FILE] [--json]
-           fmeval history flaky [--last N]                    [--history FILE] [--json]
-           fmeval history suites [--last N]                   [--history FILE] [--json]
-           fmeval history prune (--keep N | --before DATE)    [--history FILE] [--json]
+    \(usage.line)
+
+    QUERY is one of:
+      fmeval history [runs] [--last N]
+      fmeval history trend CASE_ID [--last N]
+      fmeval history flips [RUN_A RUN_B]
+      fmeval history flaky [--last N]
+      fmeval history suites [--last N]
+      fmeval history prune (--keep N | --before DATE)
 
     Every 'fmeval run' and 'fmeval merge' appends its run to an SQLite history (default
     reports/history.sqlite; see 'fmeval run --history'). The queries:
@@ -34,11 +45,7 @@ struct HistoryCommand: Command {
     'fmeval run --baseline history:NAME' takes the same names.
 
     OPTIONS:
-      --history FILE   the history file (default: reports/history.sqlite)
-      --last N         how many of the newest runs to read (runs, trend: all; flaky, suites: 30)
-      --keep N         prune: the number of newest runs to keep
-      --before DATE    prune: delete the runs started before DATE
-      --json           print the answer as JSON instead of text
+    \(usage.flags.list(column: 19))
 
     Exit codes: 0 answered · 2 invalid input (an unknown query, case or run, a missing, corrupt or newer
     history file) · 3 the file could not be read or written.
@@ -48,13 +55,13 @@ struct HistoryCommand: Command {
     static let queries = ["runs", "trend", "flips", "flaky", "suites", "prune"]
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var args = Arguments(arguments, command: "history")
-        let file = try args.option("--history") ?? "reports/history.sqlite"
-        let last = try args.intOption("--last", minimum: 1)
-        let keep = try args.intOption("--keep", minimum: 0)
-        let before = try args.option("--before")
-        let json = args.flag("--json")
-        var words = try args.finish()
+        let args = try Arguments(arguments, command: "history", flags: usage.flags)
+        let file = args.value(history) ?? "reports/history.sqlite"
+        let last = try args.int(Self.last, minimum: 1)
+        let keep = try args.int(Self.keep, minimum: 0)
+        let before = args.value(Self.before)
+        let json = args.flag(Self.json)
+        var words = args.positionals
         let query = words.isEmpty ? "runs" : words.removeFirst()
         guard queries.contains(query) else {
             var message = "history: unknown query '\(query)'"

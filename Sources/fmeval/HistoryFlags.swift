@@ -15,18 +15,21 @@ struct HistoryFlags {
     /// False with `--no-history`: nothing is recorded (a `--baseline history:…` still reads the file).
     var record = true
 
-    /// Help lines for the commands that take the flags.
-    static let help = """
-      --history FILE         the run history (SQLite) this run is appended to and `--baseline history:…`
-                             reads (default: history.sqlite beside the results file: reports/history.sqlite)
-      --no-history           do not record this run in the history
-    """
+    /// `--history FILE`.
+    static let history = Flag("--history", .value("FILE"), help: """
+        the run history (SQLite) this run is appended to and `--baseline history:…`
+        reads (default: history.sqlite beside the results file: reports/history.sqlite)
+        """)
+    /// `--no-history`.
+    static let noHistory = Flag("--no-history", help: "do not record this run in the history")
+    /// The two flags, which exclude each other in the synopsis.
+    static let table = FlagTable.oneOf(history, noHistory)
 
-    /// Reads `--history FILE` and `--no-history` out of `arguments`.
-    static func parse(_ arguments: inout Arguments, command: String) throws -> HistoryFlags {
+    /// Reads `--history FILE` and `--no-history` from `arguments`.
+    static func parse(_ arguments: Arguments, command: String) throws -> HistoryFlags {
         var flags = HistoryFlags()
-        flags.explicitPath = try arguments.option("--history")
-        flags.record = !arguments.flag("--no-history")
+        flags.explicitPath = arguments.value(history)
+        flags.record = !arguments.flag(noHistory)
         if flags.explicitPath?.isEmpty == true {
             throw Fault.invalidInput("\(command): --history needs a file path (or use --no-history)")
         }

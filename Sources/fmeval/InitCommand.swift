@@ -5,8 +5,10 @@ import FMCore
 struct InitCommand: Command {
     static let path = ["init"]
     static let summary = "Write a starter suite, its dataset and a GitHub Actions workflow"
+    static let force = Flag("--force", help: "overwrite the files if they exist")
+    static let usage = CommandUsage("init", "[DIR]", flags: FlagTable(force))
     static let help = """
-    USAGE: fmeval init [DIR] [--force]
+    \(usage.line)
 
     Writes into DIR (default: the current folder):
       suites/example.yaml            a suite commented key by key; it runs on the embedded model and passes
@@ -16,15 +18,15 @@ struct InitCommand: Command {
     Existing files are never overwritten unless --force is given; nothing is written if any exists.
 
     OPTIONS:
-      --force   overwrite the files if they exist
+    \(usage.flags.list(column: 12))
 
     Exit codes: 0 written · 2 a file exists (without --force) or DIR is not a folder · 3 a file cannot be written.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var args = Arguments(arguments, command: "init")
-        let force = args.flag("--force")
-        let positionals = try args.finish()
+        let args = try Arguments(arguments, command: "init", flags: usage.flags)
+        let force = args.flag(Self.force)
+        let positionals = args.positionals
         guard positionals.count <= 1 else {
             throw Fault.invalidInput("init: takes one folder, got \(positionals.count): \(positionals.joined(separator: " "))")
         }

@@ -8,8 +8,14 @@ import FMRun
 struct MergeCommand: Command {
     static let path = ["merge"]
     static let summary = "Merge shard results files into one (plus its reports: \(ReportFlags.flagList(providing: formats)))"
+    static let json = Flag("--json", .value("OUT"),
+                           help: "write the merged results here (default: print them on standard output)")
+    static let usage = CommandUsage("merge", "RESULTS.json...",
+                                    flags: FlagTable(json) + ReportFlags.table(providing: formats)
+                                 + .oneOf(HistoryFlags.history.described("the run history to append the merged run to"),
+                                          HistoryFlags.noHistory.described("do not record the merged run")))
     static let help = """
-    USAGE: fmeval merge RESULTS.json... [--json OUT] \(ReportFlags.usage(providing: formats)) [--history FILE | --no-history]
+    \(usage.line)
 
     Combines the results of 'fmeval run --shard I/N' (or any partial runs of one configuration) into one
     results document: every case kept unchanged, skipped lists united, classification matrices summed.
@@ -19,10 +25,7 @@ struct MergeCommand: Command {
     --json: reports/history.sqlite); a history that cannot be written is a warning.
 
     OPTIONS:
-      --json OUT     write the merged results here (default: print them on standard output)
-    \(ReportFlags.optionLines(providing: formats, column: 15))
-      --history FILE the run history to append the merged run to
-      --no-history   do not record the merged run
+    \(usage.flags.list(column: 18))
 
     Exit codes: the merged run's own: 0 every gate holds · 1 a gate failed · 3 a case errored;
     2 invalid input (an unreadable or invalid file, overlapping shards).
@@ -32,11 +35,11 @@ struct MergeCommand: Command {
     static let formats: Set<ReportFormat.Needs> = [.results]
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var args = Arguments(arguments, command: "merge")
-        let json = try args.option("--json")
-        let outputs = try ReportFlags.parseOutputs(&args, providing: formats)
-        let history = try HistoryFlags.parse(&args, command: "merge")
-        let files = try args.finish()
+        let args = try Arguments(arguments, command: "merge", flags: usage.flags)
+        let json = args.value(Self.json)
+        let outputs = ReportFlags.parseOutputs(args, providing: formats)
+        let history = try HistoryFlags.parse(args, command: "merge")
+        let files = args.positionals
         guard !files.isEmpty else {
             throw Fault.invalidInput("merge: give the results files to merge, e.g. 'fmeval merge shard-*.json --json merged.json'")
         }

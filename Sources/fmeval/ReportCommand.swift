@@ -8,8 +8,9 @@ import FMRun
 struct ReportCommand: Command {
     static let path = ["report"]
     static let summary = "Print the summary of a results file; write its reports (\(ReportFlags.flagList(providing: formats)))"
+    static let usage = CommandUsage("report", "RESULTS.json", flags: ReportFlags.table(providing: formats))
     static let help = """
-    USAGE: fmeval report RESULTS.json \(ReportFlags.usage(providing: formats))
+    \(usage.line)
 
     Reads a results document written by 'fmeval run' (or 'merge') and prints its terminal summary: the
     counts, every case that failed its gate, and the A/B table of each suite run with variants. With a
@@ -17,7 +18,7 @@ struct ReportCommand: Command {
     long after the run, on another machine.
 
     OPTIONS:
-    \(ReportFlags.optionLines(providing: formats, column: 15))
+    \(usage.flags.list(column: 17))
 
     Exit codes: the run's own: 0 every gate holds · 1 a gate failed · 3 a case errored; 2 invalid input
     (a missing or invalid results file, a bad flag); 3 also when a report cannot be written.
@@ -27,10 +28,10 @@ struct ReportCommand: Command {
     static let formats: Set<ReportFormat.Needs> = [.results]
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var args = Arguments(arguments, command: "report")
+        let args = try Arguments(arguments, command: "report", flags: usage.flags)
         var flags = ReportFlags()
-        flags.outputs = try ReportFlags.parseOutputs(&args, providing: formats)
-        let files = try args.finish()
+        flags.outputs = ReportFlags.parseOutputs(args, providing: formats)
+        let files = args.positionals
         guard files.count == 1 else {
             if files.isEmpty {
                 throw Fault.invalidInput("report: give the results file, e.g. 'fmeval report reports/results.json --html report.html'")

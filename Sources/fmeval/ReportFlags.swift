@@ -18,7 +18,7 @@ struct ReportOutput {
 /// what happens with them after the run. `report`, `merge` and `compare` take their report flags,
 /// help lines and writing from here too.
 ///
-/// RunCommand calls `parse(&args)` before `args.finish()`, `loadBaseline()` before running (so a bad
+/// RunCommand calls `parse(args)`, `loadBaseline()` before running (so a bad
 /// baseline stops with exit 2 before anything executes), feeds `LiveProgress` from its progress
 /// callback, and returns `finish(result, baseline:)` as its exit code.
 struct ReportFlags {
@@ -33,24 +33,31 @@ struct ReportFlags {
     /// How the summary is printed (colours, width).
     var style = TerminalStyle.plain
 
-    /// Flag help for `fmeval run --help`.
-    static let help = ReportFlags.optionLines(providing: [.results], column: 23) + "\n" + """
-      --baseline FILE        classify each case against a prior results file: regression, new-failure,
-                             fixed, still-failing, unchanged; history:NAME takes a run of the run history
-                             instead (history:last, history:last-passing, history:RUN_NUMBER or RUN_ID,
-                             history:BRANCH for that branch's newest run)
-      --fail-on-regression   with --baseline: exit 1 only for regressions and new failures (0 otherwise)
-      --shard I/N            run shard I of N (a stable partition by suite/variant/case id; combine the
-                             shards' results with 'fmeval merge')
-    """
+    /// `--baseline FILE`.
+    static let baseline = Flag("--baseline", .value("FILE"), help: """
+        classify each case against a prior results file: regression, new-failure,
+        fixed, still-failing, unchanged; history:NAME takes a run of the run history
+        instead (history:last, history:last-passing, history:RUN_NUMBER or RUN_ID,
+        history:BRANCH for that branch's newest run)
+        """)
+    /// `--fail-on-regression`.
+    static let failOnRegressionFlag = Flag("--fail-on-regression",
+                                           help: "with --baseline: exit 1 only for regressions and new failures (0 otherwise)")
+    /// `--shard I/N`.
+    static let shardFlag = Flag("--shard", .value("I/N"), help: """
+        run shard I of N (a stable partition by suite/variant/case id; combine the
+        shards' results with 'fmeval merge')
+        """)
+    /// The CI-gate flags of `run`: `--baseline`, `--fail-on-regression`, `--shard`.
+    static let gateTable = FlagTable(baseline, failOnRegressionFlag, shardFlag)
 
-    /// Reads the report flags out of `arguments`; throws exit-2 errors naming the flag.
-    static func parse(_ arguments: inout Arguments) throws -> ReportFlags {
+    /// Reads the report and gate flags from `arguments`; throws exit-2 errors naming the flag.
+    static func parse(_ arguments: Arguments) throws -> ReportFlags {
         var flags = ReportFlags()
-        flags.outputs = try parseOutputs(&arguments, providing: [.results])
-        flags.baselinePath = try arguments.option("--baseline")
-        flags.failOnRegression = arguments.flag("--fail-on-regression")
-        if let text = try arguments.option("--shard") {
+        flags.outputs = parseOutputs(arguments, providing: [.results])
+        flags.baselinePath = arguments.value(baseline)
+        flags.failOnRegression = arguments.flag(failOnRegressionFlag)
+        if let text = arguments.value(shardFlag) {
             do {
                 flags.shard = try Shard(parsing: text)
             } catch let error as ShardError {
@@ -64,28 +71,25 @@ struct ReportFlags {
     }
 
     /// The reports asked for among the formats a command with `provided` can write, in registry order.
-    static func parseOutputs(_ arguments: inout Arguments, providing provided: Set<ReportFormat.Needs>) throws -> [ReportOutput] {
-        try ReportFormats.available(providing: provided).compactMap { format in
-            try arguments.option(format.flag).map { ReportOutput(format: format, path: $0) }
+    static func parseOutputs(_ arguments: Arguments, providing provided: Set<ReportFormat.Needs>) -> [ReportOutput] {
+        ReportFormats.available(providing: provided).compactMap { format in
+            arguments.value(flag(format)).map { ReportOutput(format: format, path: $0) }
         }
     }
 
-    /// `[--junit FILE] [--html FILE] …` for a USAGE line: the formats a command with `provided` writes.
-    static func usage(providing provided: Set<ReportFormat.Needs>) -> String {
-        ReportFormats.available(providing: provided).map { "[\($0.flag) FILE]" }.joined(separator: " ")
+    /// The `--NAME FILE` flag of a report format.
+    static func flag(_ format: ReportFormat) -> Flag {
+        Flag(format.flag, .value("FILE"), help: format.help)
+    }
+
+    /// `--junit FILE`, `--html FILE`, …: the flags of the formats a command with `provided` writes.
+    static func table(providing provided: Set<ReportFormat.Needs>) -> FlagTable {
+        FlagTable(ReportFormats.available(providing: provided).map(flag))
     }
 
     /// `--junit, --html, …`: the flags of the formats a command with `provided` writes, for a summary.
     static func flagList(providing provided: Set<ReportFormat.Needs>) -> String {
         ReportFormats.available(providing: provided).map(\.flag).joined(separator: ", ")
-    }
-
-    /// One OPTIONS line per format a command with `provided` writes, help text starting at `column`.
-    static func optionLines(providing provided: Set<ReportFormat.Needs>, column: Int) -> String {
-        ReportFormats.available(providing: provided).map { format in
-            let flag = "\(format.flag) FILE"
-            return "  " + flag + String(repeating: " ", count: max(2, column - flag.count)) + format.help
-        }.joined(separator: "\n")
     }
 
     /// The shard to give the runner, or nil for the whole run.

@@ -3,13 +3,20 @@ import FMEmbedded
 import FMEngines
 import Foundation
 
-/// `fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE] [--engine NAME] PROMPT`: one greedy reply.
+/// `fmeval respond [--schema FILE] … PROMPT`: one greedy reply.
 struct RespondCommand: Command {
     static let path = ["respond"]
     static let summary = "Generate one greedy response to a prompt, with the embedded model by default (like Apple's `fm respond`)"
+    static let schema = Flag("--schema", .value("FILE"), help: "generate a structured response: FILE is a GenerationSchema")
+    static let instructions = Flag("--instructions", .value("TEXT"), help: "the system message")
+    static let maxTokens = Flag("--max-tokens", .value("N"), help: "stop after N generated tokens")
+    static let json = Flag("--json", help: "print the reply, its tokens, finish reason and usage as JSON")
+    static let model = Flag("--model", .value("FILE"), help:
+                            "the engine's `model` option (embedded: a GGUF file; openai: the server's model name)")
+    static let usage = CommandUsage("respond", flags: FlagTable(schema, instructions, maxTokens, json, model)
+                                 + EngineFlags.table(default: EngineRegistry.defaultEngine), after: "PROMPT")
     static let help = """
-    USAGE: fmeval respond [--schema FILE] [--instructions TEXT] [--max-tokens N] [--json] [--model FILE]
-                          [--engine NAME] [--engine-option KEY=VALUE]... [--base-url URL] PROMPT
+    \(usage.line)
 
     Renders PROMPT (and TEXT as the system message; without it, the model's default system prompt)
     with the model's ChatML template, then generates greedily until <|im_end|>/EOS, N tokens, or the end
@@ -29,8 +36,9 @@ struct RespondCommand: Command {
 
     --engine NAME answers through another engine instead (one session request, greedy): the reply is
     printed once it is complete, with --json as {"text", "content", "finishReason", "usage"}.
-    \(EngineFlags.help(default: EngineRegistry.defaultEngine))
-      --model FILE           the engine's `model` option (embedded: a GGUF file; openai: the server's model name)
+
+    OPTIONS:
+    \(usage.flags.list())
 
     EXIT CODES: 0 ok · 1 the structure was cut by --max-tokens or the context window · 2 missing PROMPT, bad flag,
     unreadable FILE, invalid schema, a generation guide the grammar cannot enforce
@@ -39,14 +47,14 @@ struct RespondCommand: Command {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var parser = Arguments(arguments, command: "respond")
-        let json = parser.flag("--json")
-        let instructions = try parser.option("--instructions")
-        let maxTokens = try parser.intOption("--max-tokens", minimum: 1)
-        let modelFlag = try parser.option("--model")
-        let schemaPath = try parser.option("--schema")
-        let engineFlags = try EngineFlags.parse(&parser)
-        let prompts = try parser.finish()
+        let parser = try Arguments(arguments, command: "respond", flags: usage.flags)
+        let json = parser.flag(Self.json)
+        let instructions = parser.value(Self.instructions)
+        let maxTokens = try parser.int(Self.maxTokens, minimum: 1)
+        let modelFlag = parser.value(Self.model)
+        let schemaPath = parser.value(Self.schema)
+        let engineFlags = try EngineFlags.parse(parser)
+        let prompts = parser.positionals
         guard prompts.count == 1 else {
             throw Fault.invalidInput("respond: expected one PROMPT argument (quote it), got \(prompts.count); see 'fmeval help respond'")
         }

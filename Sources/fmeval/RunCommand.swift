@@ -11,14 +11,7 @@ struct RunCommand: Command {
     static let path = ["run"]
     static let summary = "Run suites on an engine and write results (JSON; exit 1 when a gate fails)"
     static let help = """
-    USAGE: fmeval run [PATH...] [--engine NAME] [--engine-option KEY=VALUE]... [--base-url URL] [--model FILE] [--variant NAME]...
-                      [--repeat N] [-j|--jobs N]
-                      [-k|--filter EXPR] [--shard I/N] [--json FILE] [-o|--out DIR] \(ReportFlags.usage(providing: [.results]))
-                      [--baseline FILE] [--fail-on-regression] [--record FILE | --cassette FILE]
-                      [--resume FILE | --fresh | --last-failed[=FILE] | --retry-errors FILE] [-x|--fail-fast]
-                      [--check-determinism] [--keep-going] [--guide-enforcement device|strict]
-                      [--transcript-dialect 26|27]
-                      [--color auto|always|never] [--history FILE | --no-history] \(ThroughputFlags.usage)
+    \(usage.line)
 
     Loads suites (files or folders; default: suites/), validates them (any error stops the run with exit 2
     before anything executes), runs every case × variant × repeat through a session on the engine, scores
@@ -34,49 +27,7 @@ struct RunCommand: Command {
     says so and exits 0 (normal when a CI matrix has more shards than cases).
 
     OPTIONS:
-    \(EngineFlags.help(default: "each suite's `engine:`, else \(EngineRegistry.defaultEngine)"))
-      --model FILE           the model for the engine (its `model` option); overrides each suite's `model:`
-      --variant NAME         run only this variant (repeatable)
-      --repeat N             attempts per case (1 to 10000), replacing each case's `repeat`
-      -j, --jobs N           cases run in parallel, each in its own session (default 1)
-      -k, --filter EXPR      comma-separated terms, any may match: tag:NAME, suite:NAME, id:GLOB or GLOB;
-                             a leading ! excludes (e.g. "tag:forum,!id:*slow*"); id: matches the whole
-                             id suite/case[@variant], so write id:*paris* for part of it
-      --json FILE            results file (default: OUT/results.json)
-      -o, --out DIR          folder for outputs (default: reports)
-      -x, --fail-fast        start no new case once one fails its gate or errors (running cases finish);
-                             the cases not run are listed as skipped and counted in the summary, and the
-                             results, journal and reports are written as usual (finish with --resume FILE)
-      --last-failed[=FILE]   rerun only the cases that failed the run in FILE (status failed or error, or a
-                             diverged determinism rerun; flaky cases held their gate and are not rerun);
-                             FILE defaults to this run's results file and must be attached with '='. The
-                             new results hold just the rerun cases. When none failed, says so and exits 0
-      --retry-errors FILE    rerun only the `error` cases of FILE (on the same engine and model) and merge
-                             them into FILE's results, the other cases kept as they were; the merged
-                             results go back to FILE (or to --json FILE), and reports are written from them
-      --record FILE          record every engine call into a cassette for the replay engine
-      --cassette FILE        the cassette the replay engine plays (its `cassette` option; implies --engine replay)
-      --resume FILE          finish an interrupted run: keep the cases finished in FILE (results or .jsonl
-                             journal; FILE's journal when FILE was never written) whose definition and
-                             engine are unchanged; the others run again, and a line says which and why
-      --fresh                start over although the output holds the journal of an interrupted run (that
-                             journal is replaced); without it such a run stops with exit 2 and says how to resume
-      --check-determinism    rerun each greedy attempt and flag any divergence (exit 1)
-    \(ThroughputFlags.help)
-      --keep-going           when a suite's recorded transcripts (`transcripts:`) include invalid files, score
-                             the valid ones and list the invalid ones as error cases (the run still exits 2);
-                             without it, an invalid transcript stops the run before anything is scored
-      --guide-enforcement P  which guides the grammar enforces, over every suite's `guideEnforcement`:
-                             strict (every guide; default) or device (what the on-device decoder
-                             enforces, no loop guards); see docs/device-differences.md
-      --transcript-dialect D the Foundation Models dialect of every transcript in the results and journal: 27
-                             (`"version": "1.1"`, flat options, data: images) or 26 (`"version": 1`, options
-                             under `sampling`) for teams still on 26; by default a new session's is 27 and a
-                             recorded file's stays its own (docs/results-format.md)
-      --color WHEN           auto (default: colour when standard output is a terminal, NO_COLOR is unset or
-                             empty and TERM is not dumb), always (even with NO_COLOR), never
-    \(ReportFlags.help)
-    \(HistoryFlags.help)
+    \(usage.flags.list())
 
     Short flags take a value as the next word or attached (-j 4, -j4, -k 'tag:forum'); they do not combine
     (-x -j4, not -xj4). With --last-failed or --retry-errors and no PATH, the suite paths of FILE's run are used.
@@ -95,43 +46,43 @@ struct RunCommand: Command {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var args = Arguments(arguments, command: "run")
-        let engineFlags = try EngineFlags.parse(&args)
+        let args = try Arguments(arguments, command: "run", flags: usage.flags)
+        let engineFlags = try EngineFlags.parse(args)
         let engine = engineFlags.name
-        let model = try args.option("--model")
-        let variants = try args.options("--variant")
-        let repeatCount = try args.intOption("--repeat", minimum: 1, maximum: RunLimits.maximumRepeat)
-        let jobs = try args.intOption("--jobs", short: "-j", minimum: 1) ?? 1
-        let filter = try args.option("--filter", short: "-k")
-        let out = try args.option("--out", short: "-o") ?? "reports"
-        let json = try args.option("--json")
-        let record = try args.option("--record")
-        let cassette = try args.option("--cassette")
-        let resume = try args.option("--resume")
-        let lastFailed = try args.optionalValue("--last-failed")
-        let retryErrors = try args.option("--retry-errors")
-        let failFast = args.flag("--fail-fast", short: "-x")
-        let checkDeterminism = args.flag("--check-determinism")
-        let keepGoing = args.flag("--keep-going")
-        let fresh = args.flag("--fresh")
-        let throughput = try ThroughputFlags.parse(&args, command: "run")
-        let guideEnforcement = try args.option("--guide-enforcement").map { name in
+        let model = args.value(Self.model)
+        let variants = args.values(Self.variant)
+        let repeatCount = try args.int(Self.repeatCount, minimum: 1, maximum: RunLimits.maximumRepeat)
+        let jobs = try args.int(Self.jobs, minimum: 1) ?? 1
+        let filter = args.value(Self.filter)
+        let out = args.value(Self.out) ?? "reports"
+        let json = args.value(Self.json)
+        let record = args.value(Self.record)
+        let cassette = args.value(Self.cassette)
+        let resume = args.value(Self.resume)
+        let lastFailed = args.optionalValue(Self.lastFailed)
+        let retryErrors = args.value(Self.retryErrors)
+        let failFast = args.flag(Self.failFast)
+        let checkDeterminism = args.flag(Self.checkDeterminism)
+        let keepGoing = args.flag(Self.keepGoing)
+        let fresh = args.flag(Self.fresh)
+        let throughput = try ThroughputFlags.parse(args, command: "run")
+        let guideEnforcement = try args.value(Self.guideEnforcement).map { name in
             guard let enforcement = GuideEnforcement(rawValue: name) else {
                 throw Fault.invalidInput("run: --guide-enforcement must be device or strict, not '\(name)'")
             }
             return enforcement
         }
-        let transcriptDialect = try args.option("--transcript-dialect").map { name in
+        let transcriptDialect = try args.value(Self.transcriptDialect).map { name in
             guard let dialect = Transcript.Dialect(rawValue: name) else {
                 throw Fault.invalidInput(
                     "run: --transcript-dialect must be 26 or 27 (Foundation Models 26 or 27), not '\(name)'")
             }
             return dialect
         }
-        let color = try colorChoice(try args.option("--color"))
-        var reports = try ReportFlags.parse(&args)
-        let history = try HistoryFlags.parse(&args, command: "run")
-        let paths = try args.finish()
+        let color = try colorChoice(args.value(Self.color))
+        var reports = try ReportFlags.parse(args)
+        let history = try HistoryFlags.parse(args, command: "run")
+        let paths = args.positionals
         if record != nil && cassette != nil {
             throw Fault.invalidInput("run: --record and --cassette exclude each other; record with one run, replay with another")
         }

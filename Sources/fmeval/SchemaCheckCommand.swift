@@ -4,8 +4,11 @@ import FMCore
 struct SchemaCheckCommand: Command {
     static let path = ["schema", "check"]
     static let summary = "Check a JSON instance against a GenerationSchema; print every violation as JSON"
+    static let dialect = Flag("--dialect", .value("fmeval|device"),
+                              help: "the dialect the schema is read in (default: fmeval)")
+    static let usage = CommandUsage("schema check", flags: FlagTable(dialect), after: "SCHEMA.json INSTANCE.json")
     static let help = """
-    USAGE: fmeval schema check [--dialect fmeval|device] SCHEMA.json INSTANCE.json
+    \(usage.line)
 
     Validates INSTANCE.json against SCHEMA.json (the Foundation Models JSON-Schema dialect: title, type,
     properties + x-order, required, additionalProperties, $defs/$ref, enum, minimum/maximum,
@@ -27,14 +30,17 @@ struct SchemaCheckCommand: Command {
     additionalProperties (in $defs too). Both dialects refuse an x-order that leaves out a property (the
     device generates only the properties x-order lists). The default dialect, fmeval, reads what fmeval can run.
 
+    OPTIONS:
+    \(usage.flags.list(column: 25))
+
     EXIT CODES: 0 valid · 1 violations found · 2 unreadable file, malformed JSON, invalid schema, a
     schema the chosen dialect refuses, or an unknown --dialect.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var parser = Arguments(arguments, command: "schema check")
-        let dialect = try parser.option("--dialect") ?? "fmeval"
-        let files = try parser.finish()
+        let parser = try Arguments(arguments, command: "schema check", flags: usage.flags)
+        let dialect = parser.value(Self.dialect) ?? "fmeval"
+        let files = parser.positionals
         guard ["fmeval", "device"].contains(dialect) else {
             throw Fault.invalidInput("schema check: --dialect \(dialect) is not a dialect; use fmeval or device")
         }

@@ -6,8 +6,9 @@ import FMSuite
 struct SchemaSuiteCommand: Command {
     static let path = ["schema", "suite"]
     static let summary = "Print the JSON Schema (draft 2020-12) of the suite format, for editor completion"
+    static let usage = CommandUsage("schema suite")
     static let help = """
-    USAGE: fmeval schema suite
+    \(usage.line)
 
     Prints a JSON Schema (draft 2020-12) describing every key a suite file may hold, with descriptions,
     for editors and YAML language servers. Save it and point your editor at it, e.g.
@@ -22,8 +23,7 @@ struct SchemaSuiteCommand: Command {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var args = Arguments(arguments, command: "schema suite")
-        let extra = try args.finish()
+        let extra = try Arguments(arguments, command: "schema suite", flags: usage.flags).positionals
         guard extra.isEmpty else {
             throw Fault.invalidInput("schema suite: takes no arguments, got '\(extra.joined(separator: " "))'; redirect the output to save it: fmeval schema suite > suite.schema.json")
         }

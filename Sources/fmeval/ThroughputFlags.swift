@@ -8,25 +8,27 @@ struct ThroughputFlags {
     /// The order cases start in.
     var caseOrder = CaseOrder.prefix
 
-    /// The usage fragment.
-    static let usage = "[--no-reuse-repeats] [--case-order prefix|suite]"
-
-    /// The OPTIONS lines.
-    static let help = """
-      --no-reuse-repeats     send every attempt to the engine; by default a greedy attempt whose request
-                             equals an earlier attempt's of the same case (no command tools, an engine that
-                             declares itself deterministic: embedded, scripted) is answered from it and
-                             marked `reusedFrom` in the results (--check-determinism still reruns each)
-      --case-order ORDER     prefix (default): start cases sharing engine, instructions, tools and schema
-                             one after another, so the engine's prompt-prefix cache serves their common
-                             prompt; suite: start them in suite order. Results and reports keep suite order
-    """
+    /// `--no-reuse-repeats`.
+    static let noReuseRepeats = Flag("--no-reuse-repeats", help: """
+        send every attempt to the engine; by default a greedy attempt whose request
+        equals an earlier attempt's of the same case (no command tools, an engine that
+        declares itself deterministic: embedded, scripted) is answered from it and
+        marked `reusedFrom` in the results (--check-determinism still reruns each)
+        """)
+    /// `--case-order prefix|suite`.
+    static let caseOrder = Flag("--case-order", .value("prefix|suite"), help: """
+        prefix (default): start cases sharing engine, instructions, tools and schema
+        one after another, so the engine's prompt-prefix cache serves their common
+        prompt; suite: start them in suite order. Results and reports keep suite order
+        """)
+    /// The two flags.
+    static let table = FlagTable(noReuseRepeats, caseOrder)
 
     /// Reads the flags from `args`; an unknown `--case-order` is exit 2 naming the choices.
-    static func parse(_ args: inout Arguments, command: String) throws -> ThroughputFlags {
+    static func parse(_ args: Arguments, command: String) throws -> ThroughputFlags {
         var flags = ThroughputFlags()
-        flags.reuseRepeats = !args.flag("--no-reuse-repeats")
-        if let name = try args.option("--case-order") {
+        flags.reuseRepeats = !args.flag(noReuseRepeats)
+        if let name = args.value(caseOrder) {
             guard let order = CaseOrder(rawValue: name) else {
                 let names = CaseOrder.allCases.map(\.rawValue)
                 let hint = Suggestion.closest(to: name, in: names).map { " (did you mean \($0)?)" } ?? ""

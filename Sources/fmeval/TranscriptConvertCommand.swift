@@ -4,8 +4,10 @@ import FMCore
 struct TranscriptConvertCommand: Command {
     static let path = ["transcript", "convert"]
     static let summary = "Rewrite a transcript file in the Foundation Models 27 (default) or 26 dialect"
+    static let dialect = Flag("--dialect", .value("26|27"), help: "the dialect to write (default: 27)")
+    static let usage = CommandUsage("transcript convert", flags: FlagTable(dialect), after: "FILE.json")
     static let help = """
-    USAGE: fmeval transcript convert [--dialect 26|27] FILE.json
+    \(usage.line)
 
     Reads FILE.json (any transcript shape fmeval reads: Foundation Models 26 or 27 Codable JSON, or a
     session file of Apple's fm tool) and prints it, indented, in the chosen dialect:
@@ -18,14 +20,17 @@ struct TranscriptConvertCommand: Command {
     Members fmeval does not model are kept; an fm session file keeps its wrapper (modelName). Converting
     a file to its own dialect prints the same JSON value. Use - to read standard input.
 
+    OPTIONS:
+    \(usage.flags.list(column: 20))
+
     EXIT CODES: 0 printed · 2 unreadable file, malformed JSON, a shape or version fmeval does not read,
     or an unknown --dialect.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var parser = Arguments(arguments, command: "transcript convert")
-        let name = try parser.option("--dialect") ?? Transcript.Dialect.fm27.rawValue
-        let files = try parser.finish()
+        let parser = try Arguments(arguments, command: "transcript convert", flags: usage.flags)
+        let name = parser.value(Self.dialect) ?? Transcript.Dialect.fm27.rawValue
+        let files = parser.positionals
         guard let dialect = Transcript.Dialect(rawValue: name) else {
             throw Fault.invalidInput("transcript convert: --dialect \(name) is not a dialect; use 26 or 27")
         }

@@ -4,8 +4,10 @@ import FMCore
 struct TranscriptInspectCommand: Command {
     static let path = ["transcript", "inspect"]
     static let summary = "Show a FoundationModels.Transcript JSON file (entries, tools, options, calls; --json)"
+    static let json = Flag("--json", help: "print the StructuredTranscript evaluators read")
+    static let usage = CommandUsage("transcript inspect", flags: FlagTable(json), after: "FILE.json")
     static let help = """
-    USAGE: fmeval transcript inspect [--json] FILE.json
+    \(usage.line)
 
     Reads FILE.json, a transcript as Apple's FoundationModels framework encodes it
     ({"version": 1 or "1.1", "type": "FoundationModels.Transcript", "transcript": {"entries": [...]}}, or
@@ -21,14 +23,17 @@ struct TranscriptInspectCommand: Command {
 
     Tool-call arguments are printed as JSON objects. Use - to read standard input.
 
+    OPTIONS:
+    \(usage.flags.list(column: 12))
+
     EXIT CODES: 0 printed · 2 unreadable file, malformed JSON, or an entry Apple's format does not allow
     (an unknown role or segment type, a missing field).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var parser = Arguments(arguments, command: "transcript inspect")
-        let json = parser.flag("--json")
-        let files = try parser.finish()
+        let parser = try Arguments(arguments, command: "transcript inspect", flags: usage.flags)
+        let json = parser.flag(Self.json)
+        let files = parser.positionals
         guard files.count == 1 else {
             throw Fault.invalidInput("transcript inspect: expected one FILE.json, got \(files.count) arguments; see 'fmeval help transcript inspect'")
         }

@@ -8,8 +8,13 @@ import FMSuite
 struct ValidateCommand: Command {
     static let path = ["validate"]
     static let summary = "Check suite files and report every problem with file:line:col"
+    static let json = Flag("--json", help: """
+        Print the expanded cases (cases × variants, defaults applied) as JSON on stdout:
+        exactly what `fmeval run` will execute. Nothing is printed on stdout when there are errors.
+        """)
+    static let usage = CommandUsage("validate", "[PATH...]", flags: FlagTable(json))
     static let help = """
-    USAGE: fmeval validate [PATH...] [--json]
+    \(usage.line)
 
     Loads suite files (.yaml, .yml, .json; directories are searched recursively; default: suites/),
     including the schemas, fixtures and .jsonl datasets they reference, and reports every problem as
@@ -19,17 +24,16 @@ struct ValidateCommand: Command {
     `file:line:col` with the JSON pointer of the problem.
 
     OPTIONS:
-      --json    Print the expanded cases (cases × variants, defaults applied) as JSON on stdout:
-                exactly what `fmeval run` will execute. Nothing is printed on stdout when there are errors.
+    \(usage.flags.list(column: 12))
 
     Exit codes: 0 every suite is valid · 2 a file has errors, a path does not exist, a folder holds no
     suite file, or the suites define no case at all (so a mistyped path in CI cannot pass).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var args = Arguments(arguments, command: "validate")
-        let json = args.flag("--json")
-        var paths = try args.finish()
+        let args = try Arguments(arguments, command: "validate", flags: usage.flags)
+        let json = args.flag(Self.json)
+        var paths = args.positionals
         if paths.isEmpty { paths = ["suites"] }
         let result = SuiteLoader.load(paths: paths)
         let cases = result.expandedCases
