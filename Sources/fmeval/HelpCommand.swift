@@ -4,15 +4,25 @@ import FMCore
 struct HelpCommand: Command {
     static let path = ["help"]
     static let summary = "Show the command list, or help for one command"
-    static let usage = CommandUsage("help", after: "[COMMAND...]")
+    static let synopsisFlag = Flag("--synopsis",
+                                   help: "print every command's synopsis, as README.md's Commands section shows it")
+    static let usage = CommandUsage("help", flags: FlagTable(synopsisFlag), after: "[COMMAND...]")
     static let help = """
     \(usage.line)
 
     Without a command, lists every command. With one (e.g. `fmeval help schema check`), prints its help.
+
+    OPTIONS:
+    \(usage.flags.list(column: 16))
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let arguments = try Arguments(arguments, command: "help", flags: usage.flags).positionals
+        let parsed = try Arguments(arguments, command: "help", flags: usage.flags)
+        let arguments = parsed.positionals
+        if parsed.flag(synopsisFlag) {
+            print(synopsis)
+            return ExitStatus.ok
+        }
         if arguments.isEmpty {
             print(overview)
             return ExitStatus.ok
@@ -26,6 +36,11 @@ struct HelpCommand: Command {
         }
         print(command.help)
         return ExitStatus.ok
+    }
+
+    /// Every command's synopsis, one after another: README.md's Commands block is this text.
+    static var synopsis: String {
+        allCommands.map { $0.usage.synopsis() }.joined(separator: "\n")
     }
 
     /// The text of `fmeval --help`.
