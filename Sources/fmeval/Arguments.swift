@@ -39,13 +39,16 @@ struct Arguments {
                       let short = flag.short {
                 let value = String(arg.dropFirst(short.count))
                 guard !value.hasPrefix("=") else {
-                    throw Fault.invalidInput("\(command): write \(short) VALUE, \(short)VALUE or \(flag.name)=VALUE, not \(arg)")
+                    throw Fault.invalidInput(
+                        "\(command): write \(short) VALUE, \(short)VALUE or \(flag.name)=VALUE, not \(arg)")
                 }
                 given[flag.name, default: []].append(value)
             } else {
                 var message = "\(command): unknown flag \(parts[0])"
                 let known = ["--help"] + table.flags.flatMap { [$0.name] + ($0.short.map { [$0] } ?? []) }
-                if let suggestion = Suggestion.closest(to: parts[0], in: known) { message += " (did you mean \(suggestion)?)" }
+                if let suggestion = Suggestion.closest(to: parts[0], in: known) {
+                    message += " (did you mean \(suggestion)?)"
+                }
                 throw Fault.invalidInput(message + "; see 'fmeval help \(command)'")
             }
         }
