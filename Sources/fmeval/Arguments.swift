@@ -86,7 +86,7 @@ struct Arguments {
         return given[flag.name] ?? []
     }
 
-    /// True when the boolean flag was given (once or more).
+    /// True when the flag was given (once or more), whatever its kind.
     func flag(_ flag: Flag) -> Bool {
         !occurrences(flag).isEmpty
     }

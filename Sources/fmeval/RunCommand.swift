@@ -89,13 +89,12 @@ struct RunCommand: Command {
         if cassette != nil && engine != nil && engine != "replay" {
             throw Fault.invalidInput("run: --cassette is for --engine replay, not --engine \(engine!)")
         }
-        let pathFlags: [(String, String?)] = [("--out", out), ("--json", json), ("--record", record), ("--cassette", cassette),
-                                          ("--resume", resume), ("--retry-errors", retryErrors), ("--model", model)]
-        if let empty = pathFlags.first(where: { $0.1?.isEmpty == true }) {
-            throw Fault.invalidInput("run: \(empty.0) was given an empty path; give a path (nothing was run)")
+        let pathFlags = [Self.out, Self.json, Self.record, Self.cassette, Self.resume, Self.retryErrors, Self.model]
+        if let empty = pathFlags.first(where: { args.value($0)?.isEmpty == true }) {
+            throw Fault.invalidInput("run: \(empty.name) was given an empty path; give a path (nothing was run)")
         }
-        let continuations = [resume.map { _ in "--resume" }, lastFailed.map { _ in "--last-failed" }, retryErrors.map { _ in "--retry-errors" },
-                             fresh ? "--fresh" : nil].compactMap { $0 }
+        let continuations = [Self.resume, Self.lastFailed, Self.retryErrors, Self.fresh]
+            .filter(args.flag).map(\.name)
         if continuations.count > 1 {
             throw Fault.invalidInput("run: \(continuations.joined(separator: " and ")) exclude each other; pick one")
         }
