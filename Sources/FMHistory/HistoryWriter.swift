@@ -19,7 +19,9 @@ struct HistoryWriter {
     @discardableResult
     func insert(_ run: RunResult, git: GitInfo?, recordedAt: Date) throws -> Int64 {
         let info = run.run, summary = run.summary
-        try database.run("DELETE FROM runs WHERE run_id = ?", [.text(info.id)])
+        for replaced in [info.id] + (info.mergedFrom ?? []) {
+            try database.run("DELETE FROM runs WHERE run_id = ?", [.text(replaced)])
+        }
         try database.run("""
             INSERT INTO runs (run_id, started_at, finished_at, duration_ms, recorded_at, engine, fingerprint, git_commit,
                               git_branch, arguments, paths, shard, filter, total, passed, failed, flaky, errored,

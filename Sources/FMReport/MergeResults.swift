@@ -7,7 +7,9 @@ import FMResults
 ///
 /// Lossless: every case of every input is kept unchanged. A case that ran in one input and was
 /// selected out in another is kept as run; two real results for the same id are an error, since they
-/// mean the inputs overlap. Classification matrices of the same suite and variant are summed.
+/// mean the inputs overlap. Classification matrices of the same suite and variant are summed. The merged
+/// run has its own id, the same for the same inputs, and lists the inputs' ids in `mergedFrom`; its cases
+/// are in the order one run of all of them writes (suite file, line in it, variant).
 public enum MergeResults {
     /// A merged document and anything the user should know about it.
     public struct Outcome {
@@ -49,13 +51,17 @@ public enum MergeResults {
         let infos = inputs.map(\.result.run)
         let info = mergedInfo([infos[lead]] + infos[..<lead] + infos[(lead + 1)...], warnings: &warnings)
         let classifications = mergedClassifications(inputs.flatMap(\.result.classifications))
-        let result = RunResult(run: info, cases: cases, skipped: skipped, classifications: classifications)
+        let result = RunResult(run: info, cases: MergeOrder.sorted(cases, inputs: inputs.map(\.result.cases)),
+                               skipped: skipped, classifications: classifications)
         return Outcome(result: result, warnings: warnings)
     }
 
     /// Run information spanning every input: earliest start, latest finish, union of paths and variants.
     static func mergedInfo(_ infos: [RunInfo], warnings: inout [String]) -> RunInfo {
         var info = infos[0]
+        let ids = infos.map(\.id)
+        info.id = mergedID(of: ids)
+        info.mergedFrom = ids
         info.startedAt = infos.map(\.startedAt).min() ?? info.startedAt
         let finished = infos.compactMap(\.finishedAt)
         info.finishedAt = finished.count == infos.count ? finished.max() : nil
@@ -67,6 +73,13 @@ public enum MergeResults {
         info.resumedFrom = nil
         info.shard = mergedShard(infos.map(\.shard), warnings: &warnings)
         return info
+    }
+
+    /// A UUID-shaped id derived from the inputs' ids (in any order): merging the same shards again gives the
+    /// same run, which the history then replaces instead of counting twice.
+    static func mergedID(of ids: [String]) -> String {
+        let hex = Array(SHA256.hex(of: Array(("merge\n" + ids.sorted().joined(separator: "\n")).utf8)).prefix(32))
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-").uppercased()
     }
 
     /// nil when the inputs cover every shard 1…N (or none was sharded); otherwise the shards present.

@@ -69,6 +69,9 @@ public struct RunInfo: Codable, Sendable {
     public var checkDeterminism: Bool
     /// The results file this run resumed, when `--resume` was used.
     public var resumedFrom: String?
+    /// For a merged run, the ids of the runs merged into it (`fmeval merge`); a history that holds them
+    /// keeps the merged run instead, so each case counts once. Absent for other runs and in older files.
+    public var mergedFrom: [String]?
 
     /// Creates run information.
     public init(id: String, startedAt: String, finishedAt: String? = nil, durationMs: Double? = nil,

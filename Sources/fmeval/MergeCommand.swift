@@ -64,6 +64,8 @@ struct MergeCommand: Command {
         // With the JSON on stdout, the human summary goes to stderr so the JSON stays parseable.
         let announce: (String) -> Void = json == nil ? { printError($0) } : { print($0) }
         announce(TerminalText.summary(merged))
+        let comparisons = ABComparison.variants(of: merged)
+        for ab in comparisons { announce(ABText.terminal(ab)) }
         if let json { announce("json: \(json)") }
         let store = history.store(resultsPath: json)
         let (saved, warnings) = (store.map { [$0] } ?? []).save(merged, resultsPath: json ?? "standard output")
@@ -71,7 +73,7 @@ struct MergeCommand: Command {
         warnings.forEach { printError("fmeval: \($0)") }
         let context = history.context(for: merged, store: store)
         if let regressions = context.flatMap({ TerminalText.historyRegressions($0) }) { announce(regressions) }
-        try ReportFlags.write(outputs, input: ReportInput(results: merged, comparisons: ABComparison.variants(of: merged), history: context),
+        try ReportFlags.write(outputs, input: ReportInput(results: merged, comparisons: comparisons, history: context),
                               announce: announce)
         return merged.exitCode
     }

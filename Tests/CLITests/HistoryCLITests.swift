@@ -128,3 +128,33 @@ import FMCore
         #expect(both.status == 2 && both.stderr.contains("exactly one of --keep N and --before DATE"))
     }
 }
+
+/// Shards that wrote one history are replaced there by their merge (each case counts once); the merge
+/// prints the A/B table and lists the cases in the order one run writes them.
+@Test func aMergeOfShardsInOneHistoryCountsEachCaseOnceAndShowsTheAB() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var text = "suite: ab\nengine: scripted\nvariants: [ { name: a }, { name: b } ]\ncases:\n"
+    for index in 0..<8 {
+        text += "  - { id: c\(index), prompt: p, script: [ { text: yes } ], expect: { contains: yes } }\n"
+    }
+    try text.write(to: folder.appendingPathComponent("ab.yaml"), atomically: true, encoding: .utf8)
+    let history = folder.appendingPathComponent("shared.sqlite").path
+    for shard in 1...2 {
+        let run = try runFMEval(["run", "ab.yaml", "--shard", "\(shard)/2", "--json", "shard-\(shard).json",
+                                 "--history", history], directory: folder)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    }
+    let single = try runFMEval(["run", "ab.yaml", "--json", "single.json", "--no-history"], directory: folder)
+    #expect(single.status == 0)
+    let merge = try runFMEval(["merge", "shard-1.json", "shard-2.json", "--json", "merged.json", "--history", history],
+                              directory: folder)
+    #expect(merge.status == 0 && merge.stdout.contains("A/B for suite ab"), "\(merge.stdout)\(merge.stderr)")
+    let runs = try runFMEval(["history", "runs", "--history", history, "--json"])
+    let list = try #require(try JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]])
+    #expect(list.count == 1 && list.first?["total"] as? Int == 16, "\(runs.stdout)")
+    let merged = try Results(path: folder.appendingPathComponent("merged.json").path)
+    let one = try Results(path: folder.appendingPathComponent("single.json").path)
+    let ids = { (results: Results) in results.cases.map { $0["id"] as? String ?? "" } }
+    #expect(ids(merged) == ids(one), "\(ids(merged))")
+}

@@ -23,6 +23,25 @@ import FMResults
         #expect(counts.first == [2, 2])
     }
 
+    /// Shards recorded in the history they are merged into count once: the merged run takes their place.
+    @Test func aMergedRunReplacesItsShardsInTheHistory() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = HistoryStore(path: path)
+        var one = syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "a", passes: true)])
+        var two = syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "b", passes: false)])
+        one.run.id = "shard-one"
+        two.run.id = "shard-two"
+        let earlier = syntheticRun(day: 0, [SyntheticCase(suite: "s", caseID: "a", passes: false)])
+        for run in [earlier, one, two] { try store.save(run) }
+        let merged = try MergeResults.merge([("one.json", one), ("two.json", two)]).result
+        try store.save(merged)
+        try store.save(merged)
+        #expect(try store.runs().map(\.runID).sorted() == [earlier.run.id, merged.run.id].sorted())
+        #expect(try store.trend(caseID: "s/a").points.map(\.status) == [.failed, .passed])
+        #expect(try store.trend(caseID: "s/b").points.map(\.status) == [.failed])
+    }
+
     @Test func aRunWithACaseIDTwiceIsNotStored() throws {
         let (folder, path) = try temporaryHistory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -109,3 +109,32 @@ private func shards(of run: RunResult, count: Int) throws -> [RunResult] {
     let loaded = try ResultsFile.decode(Data(hostile.utf8), path: "hostile.json")
     #expect(loaded.cases[0].attempts[0].text == "bad \u{FFFD} surrogate")
 }
+
+/// The run of three suite files × two variants that single-run order gives: file, line, then variant.
+private func orderedRun() -> RunResult {
+    var cases: [CaseResult] = []
+    for (file, lines) in [("b", [3, 9]), ("a", [4]), ("c", [2, 5, 7])] {
+        for line in lines {
+            for variant in ["terse", "chatty"] {
+                var result = sampleCase(file, "case\(line)", variant: variant, [.passed])
+                result.source = "suites/\(file).yaml:\(line)"
+                cases.append(result)
+            }
+        }
+    }
+    return RunResult(run: sampleInfo(variants: ["terse", "chatty"]), cases: cases)
+}
+
+@Test func aMergedRunHasItsOwnIdAndTheOrderOfOneRun() throws {
+    let run = orderedRun()
+    var parts = try shards(of: run, count: 3)
+    for index in parts.indices { parts[index].run.id = "shard-\(index + 1)" }
+    let named = parts.enumerated().map { ("shard\($0.offset + 1).json", $0.element) }
+    let merged = try MergeResults.merge(named).result
+    #expect(!["shard-1", "shard-2", "shard-3"].contains(merged.run.id))
+    #expect(merged.run.id.count == 36 && merged.run.id.split(separator: "-").count == 5, "\(merged.run.id)")
+    #expect(merged.run.mergedFrom == ["shard-1", "shard-2", "shard-3"])
+    #expect(try MergeResults.merge(named.reversed()).result.run.id == merged.run.id, "the same shards, the same run")
+    #expect(merged.cases.map(\.id) == run.cases.map(\.id), "\(merged.cases.map(\.id))")
+    #expect(try MergeResults.merge(named.reversed()).result.cases.map(\.id) == run.cases.map(\.id))
+}
