@@ -5,16 +5,45 @@ import FMResults
 import FMReport
 
 /// The results of one run, with the aggregates a test asserts on and the reports it may write.
-public struct EvalResult: Sendable {
+public struct EvalResult: Sendable, CustomStringConvertible {
     /// The full results document (docs/results-format.md), as written to `resultsPath`.
     public let results: RunResult
     /// Where the results document was written.
     public let resultsPath: String
+    /// Every case against the baseline run (`EvalOptions.baselinePath`); nil without one.
+    public let baseline: BaselineComparison?
 
-    /// Wraps a results document (for example one loaded with `ResultsFile.load`).
-    public init(results: RunResult, resultsPath: String) {
+    /// Wraps a results document (for example one loaded with `ResultsFile.load`), compared with
+    /// `baseline` when given.
+    public init(results: RunResult, resultsPath: String, baseline: RunResult? = nil) {
         self.results = results
         self.resultsPath = resultsPath
+        self.baseline = baseline.map { BaselineComparison(baseline: $0, current: results) }
+    }
+
+    /// The cases that regressed or newly fail against the baseline (none without one), by full id.
+    public var regressions: [String] { baseline?.entries.filter(\.change.failsGate).map(\.id) ?? [] }
+
+    /// True when no case regressed or newly fails against the baseline, as `fmeval run --baseline FILE
+    /// --fail-on-regression` exits 0 (old failures do not count); without a baseline, `allGatesHold`.
+    public var holdsAgainstBaseline: Bool { baseline.map { !$0.hasRegressions } ?? allGatesHold }
+
+    /// One paragraph for a test's failure message: the counts, then each case that fails its gate (or,
+    /// with a baseline, each regression) with its reason, at most ten.
+    public var description: String {
+        let summary = results.summary
+        var text = "\(summary.total) cases: \(summary.passed) passed, \(summary.failed) failed, "
+            + "\(summary.flaky) flaky, "
+            + "\(summary.errored) errors, \(summary.knownIssues) known issues; "
+            + (allGatesHold ? "every gate holds" : "gates fail")
+        if baseline != nil { text += "; \(regressions.count) regressions against the baseline" }
+        let ids = baseline == nil ? cases.filter(\.failsRun).map(\.id) : regressions
+        let listed = ids.prefix(10).map { id in "\(id) (\(result(of: id)?.reason ?? "removed"))" }
+        if !listed.isEmpty {
+            text += ". " + (baseline == nil ? "Failing" : "Regressed") + ": " + listed.joined(separator: "; ")
+            if ids.count > listed.count { text += "; and \(ids.count - listed.count) more" }
+        }
+        return text + ". Results: \(resultsPath)"
     }
 
     /// Every case that ran, in the order it finished.

@@ -19,16 +19,20 @@ public struct EvalOptions: Sendable {
     /// Where the results document is written (its journal beside it, with an `l` appended);
     /// nil: `results.json` in a new temporary folder.
     public var resultsPath: String?
+    /// A results file to compare the run with (`--baseline FILE`): `EvalResult.regressions` and
+    /// `holdsAgainstBaseline` then read it; a missing or invalid file is `invalidInput` before anything runs.
+    public var baselinePath: String?
 
     /// Options as `fmeval run` has them by default.
     public init(repeatCount: Int? = nil, jobs: Int = 1, filter: String? = nil, variants: [String] = [],
-                checkDeterminism: Bool = false, resultsPath: String? = nil) {
+                checkDeterminism: Bool = false, resultsPath: String? = nil, baselinePath: String? = nil) {
         self.repeatCount = repeatCount
         self.jobs = jobs
         self.filter = filter
         self.variants = variants
         self.checkDeterminism = checkDeterminism
         self.resultsPath = resultsPath
+        self.baselinePath = baselinePath
     }
 }
 
@@ -44,6 +48,13 @@ public enum Evaluation {
         guard options.jobs >= 1 else { throw EvalError(.invalidInput, "EvalOptions.jobs must be at least 1, got \(options.jobs)") }
         if let count = options.repeatCount, count < 1 {
             throw EvalError(.invalidInput, "EvalOptions.repeatCount must be at least 1, got \(count)")
+        }
+        let baseline = try options.baselinePath.map { path in
+            do {
+                return try ResultsFile.load(path)
+            } catch let error as Fault {
+                throw error.prefixed("EvalOptions.baselinePath: ")
+            }
         }
         let path = try options.resultsPath ?? temporaryResultsPath()
         var request = RunRequest(paths: suite.loaded.files, resultsPath: path)
@@ -65,7 +76,18 @@ public enum Evaluation {
         var finished: Runner.Progress?
         if let progress { finished = { result, _, _ in progress(result) } }
         let result = try RunPipeline.execute(request, plan: plan, progress: finished)
-        return EvalResult(results: result, resultsPath: path)
+        return EvalResult(results: result, resultsPath: path, baseline: baseline)
+    }
+
+    /// `run(_:on:options:progress:)` for async code: the run happens on a thread of its own, so a test's
+    /// cooperative threads are not held while the model generates.
+    public static func run(_ suite: EvalSuite, on engine: EvalEngine? = nil, options: EvalOptions = EvalOptions(),
+                           progress: (@Sendable (CaseResult) -> Void)? = nil) async throws -> EvalResult {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(suite, on: engine, options: options, progress: progress) })
+            }
+        }
     }
 
     /// `results.json` in a new folder under the system's temporary directory.
