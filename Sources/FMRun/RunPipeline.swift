@@ -82,7 +82,8 @@ public enum RunPipeline {
     /// a folder without suites, a `--filter` matching nothing, rerun cases outside the selection.
     public static func plan(_ request: RunRequest) throws -> RunPlan {
         let earlierPaths = request.rerun?.results.run.paths ?? []
-        let paths = !request.paths.isEmpty ? request.paths : (!earlierPaths.isEmpty ? earlierPaths : ["suites"])
+        let paths = !request.paths.isEmpty ? request.paths
+            : !earlierPaths.isEmpty ? earlierPaths : try SuiteDiscovery.defaultPaths(command: "run")
         let loaded = request.loaded ?? SuiteLoader.load(paths: paths, guideEnforcement: request.guideEnforcement)
         let transcriptProblems = RecordedCases.problems(of: loaded.expandedCases)
         let diagnostics = loaded.diagnostics + (request.loaded == nil ? CaseSelection.foldersWithoutSuites(paths) : [])

@@ -13,9 +13,10 @@ struct RunCommand: Command {
     static let help = """
     \(usage.line)
 
-    Loads suites (files or folders; default: suites/), validates them (any error stops the run with exit 2
-    before anything executes), runs every case × variant × repeat through a session on the engine, scores
-    each attempt with the case's expectations, and writes the results document (docs/results-format.md).
+    Loads suites (files or folders; default: suites/ here or in the nearest folder above), validates them
+    (any error stops the run with exit 2 before anything executes), runs every case × variant × repeat
+    through a session on the engine, scores each attempt with the case's expectations, and writes the
+    results document (docs/results-format.md).
     Each finished case is appended to FILE.jsonl at once, so a crash or Ctrl-C loses nothing finished; that
     journal is kept until a run resumes from it (--resume) or starts over (--fresh). The output folder is
     locked while a run writes it: a second run on it names the first one's pid and exits 2.

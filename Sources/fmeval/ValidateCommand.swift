@@ -16,9 +16,10 @@ struct ValidateCommand: Command {
     static let help = """
     \(usage.line)
 
-    Loads suite files (.yaml, .yml, .json; directories are searched recursively; default: suites/),
-    including the schemas, fixtures and .jsonl datasets they reference, and reports every problem as
-    `path/to/suite.yaml:LINE:COL: error: message`, then a summary line `N suites, M cases, K errors`.
+    Loads suite files (.yaml, .yml, .json; directories are searched recursively; default: suites/ here or in
+    the nearest folder above), including the schemas, fixtures and .jsonl datasets they reference, and
+    reports every problem as `path/to/suite.yaml:LINE:COL: error: message`, then a summary line
+    `N suites, M cases, K errors`.
     Each `engine:` is checked against the engines of this build (names and options; see 'fmeval run --help').
     A suite's recorded transcripts (`transcripts:`) are read and each invalid one is reported at its
     `file:line:col` with the JSON pointer of the problem.
@@ -34,7 +35,7 @@ struct ValidateCommand: Command {
         let args = try Arguments(arguments, command: "validate", flags: usage.flags)
         let json = args.flag(Self.json)
         var paths = args.positionals
-        if paths.isEmpty { paths = ["suites"] }
+        if paths.isEmpty { paths = try SuiteDiscovery.defaultPaths(command: "validate") }
         let result = SuiteLoader.load(paths: paths)
         let cases = result.expandedCases
         let diagnostics = result.diagnostics + RunPipeline.foldersWithoutSuites(paths) + RecordedCases.problems(of: cases)

@@ -228,3 +228,34 @@ func innerLoopSuite(in folder: URL) throws -> String {
         #expect(help.stdout.contains(text), "help names \(text)")
     }
 }
+
+/// Without paths, `run` and `validate` find `suites/` in the nearest folder above (as pytest finds its
+/// root), and where there is none they say what to do instead of `suites:1:1: no such file`.
+@Test func withoutPathsTheNearestSuitesFolderAboveIsFound() throws {
+    let root = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let suites = root.appendingPathComponent("suites"), deep = root.appendingPathComponent("app/Sources")
+    try FileManager.default.createDirectory(at: suites, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+    let suite = "suite: s\nengine: scripted\ncases:\n"
+        + "  - { id: c, prompt: p, script: [ { text: yes } ], expect: { contains: yes } }\n"
+    try suite.write(to: suites.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+    let validate = try runFMEval(["validate"], directory: deep)
+    #expect(validate.status == 0 && validate.stdout.contains("1 suite, 1 case, 0 errors"),
+            "\(validate.stdout)\(validate.stderr)")
+    let run = try runFMEval(["run", "--no-history", "--json", "r.json"], directory: deep)
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    let lost = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: lost) }
+    var above = lost.deletingLastPathComponent()
+    while above.path != "/" && !FileManager.default.fileExists(atPath: above.appendingPathComponent("suites").path) {
+        above.deleteLastPathComponent()
+    }
+    let ancestorHasSuites = FileManager.default.fileExists(atPath: above.appendingPathComponent("suites").path)
+    for command in ["run", "validate"] where !ancestorHasSuites {
+        let result = try runFMEval([command], directory: lost)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("no suite paths given, and no 'suites' folder in")
+                && result.stderr.contains("fmeval init"), "\(result.stderr)")
+    }
+}
