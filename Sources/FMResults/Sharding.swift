@@ -1,3 +1,5 @@
+import FMCore
+
 /// `--shard I/N`: run shard I (1-based) of N, a deterministic partition of the expanded cases.
 ///
 /// A case belongs to shard `stableHash(suite, variant, case id) mod N + 1`. The hash is FNV-1a over
@@ -62,12 +64,7 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
             hash ^= 0x1F
             hash &*= 0x0000_0100_0000_01b3
         }
-        hash ^= hash >> 30
-        hash &*= 0xbf58_476d_1ce4_e5b9
-        hash ^= hash >> 27
-        hash &*= 0x94d0_49bb_1331_11eb
-        hash ^= hash >> 31
-        return hash
+        return SplitMix64.mix(hash)
     }
 }
 
