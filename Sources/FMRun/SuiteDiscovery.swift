@@ -11,16 +11,16 @@ public enum SuiteDiscovery {
     /// to `directory` (`../../suites`). Throws `invalidInput` naming `command` when there is none.
     public static func defaultPaths(from directory: String = FileManager.default.currentDirectoryPath,
                                     command: String) throws -> [String] {
-        var folder = URL(fileURLWithPath: directory).standardizedFileURL
+        var folder = FilePaths.absolute(directory)
         var up = 0
         while true {
             var isDirectory: ObjCBool = false
-            let candidate = folder.appendingPathComponent(folderName).path
+            let candidate = FilePaths.join(folder, folderName)
             if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
                 return [String(repeating: "../", count: up) + folderName]
             }
-            let parent = folder.deletingLastPathComponent()
-            guard parent.path != folder.path, up < 64 else { break }
+            let parent = FilePaths.parent(of: folder)
+            guard parent != folder, up < 64 else { break }
             folder = parent
             up += 1
         }
