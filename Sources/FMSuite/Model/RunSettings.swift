@@ -111,12 +111,10 @@ struct RunSetting {
                               patch: WritableKeyPath<OptionsPatch, Value?>,
                               settings: WritableKeyPath<RunSettings, Value>,
                               read: @escaping (SuiteReader, YAMLNode?, String) -> Value?) -> RunSetting {
-        RunSetting(name: name, defaultText: "\(RunSettings()[keyPath: settings])", doc: doc, schema: schema,
-                   read: { reader, node, what, target in target[keyPath: patch] = read(reader, node, what) },
-                   merge: { target, later in if let value = later[keyPath: patch] { target[keyPath: patch] = value } },
-                   resolve: { source, target in
-                       if let value = source[keyPath: patch] { target[keyPath: settings] = value }
-                   })
+        RunSetting(name, defaultText: "\(RunSettings()[keyPath: settings])", doc, schema: schema, patch: patch,
+                   read: read) { source, target in
+            if let value = source[keyPath: patch] { target[keyPath: settings] = value }
+        }
     }
 
     /// A setting whose absence is nil in `RunSettings` (the consumer's own default applies).
@@ -124,11 +122,11 @@ struct RunSetting {
                                 patch: WritableKeyPath<OptionsPatch, Value?>,
                                 settings: WritableKeyPath<RunSettings, Value?>,
                                 read: @escaping (SuiteReader, YAMLNode?, String) -> Value?) -> RunSetting {
-        RunSetting(name: name, defaultText: defaultText, doc: doc, schema: schema,
-                   read: { reader, node, what, target in target[keyPath: patch] = read(reader, node, what) },
-                   merge: { target, later in if let value = later[keyPath: patch] { target[keyPath: patch] = value } },
-                   resolve: { source, target in target[keyPath: settings] = source[keyPath: patch] })
+        RunSetting(name, defaultText: defaultText, doc, schema: schema, patch: patch, read: read) { source, target in
+            target[keyPath: settings] = source[keyPath: patch]
+        }
     }
+
 
     /// The docs table's row.
     var docsRow: String { "| `\(name)` | \(defaultText) | \(doc) |" }
@@ -137,6 +135,19 @@ struct RunSetting {
     var schemaMember: String {
         let description = GeneratedContent(doc.replacingOccurrences(of: "`", with: "")).jsonString
         return "\"\(name)\": { \(schema), \"description\": \(description) }"
+    }
+}
+
+extension RunSetting {
+    /// A setting read into, and layered through, the patch's field at `patch`; `resolve` fills the settings.
+    fileprivate init<Value>(_ name: String, defaultText: String, _ doc: String, schema: String,
+                            patch: WritableKeyPath<OptionsPatch, Value?>,
+                            read: @escaping (SuiteReader, YAMLNode?, String) -> Value?,
+                            resolve: @escaping (OptionsPatch, inout RunSettings) -> Void) {
+        self.init(name: name, defaultText: defaultText, doc: doc, schema: schema,
+                  read: { reader, node, what, target in target[keyPath: patch] = read(reader, node, what) },
+                  merge: { target, later in if let value = later[keyPath: patch] { target[keyPath: patch] = value } },
+                  resolve: resolve)
     }
 }
 
