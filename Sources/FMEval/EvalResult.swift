@@ -28,17 +28,15 @@ public struct EvalResult: Sendable, CustomStringConvertible {
     /// --fail-on-regression` exits 0 (old failures do not count); without a baseline, `allGatesHold`.
     public var holdsAgainstBaseline: Bool { baseline.map { !$0.hasRegressions } ?? allGatesHold }
 
-    /// One paragraph for a test's failure message: the counts, then each case that fails its gate (or,
-    /// with a baseline, each regression) with its reason, at most ten.
+    /// One paragraph for a test's failure message: the counts as the terminal writes them, then each case
+    /// that does not hold the run (or, with a baseline, each regression) with its headline, at most ten.
     public var description: String {
-        let summary = results.summary
-        var text = "\(summary.total) cases: \(summary.passed) passed, \(summary.failed) failed, "
-            + "\(summary.flaky) flaky, "
-            + "\(summary.errored) errors, \(summary.knownIssues) known issues; "
-            + (allGatesHold ? "every gate holds" : "gates fail")
+        var text = TerminalText.counts(results) + "; " + (allGatesHold ? "every gate holds" : "gates fail")
         if baseline != nil { text += "; \(regressions.count) regressions against the baseline" }
-        let ids = baseline == nil ? cases.filter(\.failsRun).map(\.id) : regressions
-        let listed = ids.prefix(10).map { id in "\(id) (\(result(of: id)?.reason ?? "removed"))" }
+        let ids = baseline == nil ? cases.filter { !$0.holdsRun }.map(\.id) : regressions
+        let listed = ids.prefix(10).map { id in
+            "\(id) (\(TerminalText.oneLine(result(of: id).map(CaseSummaryText.headline) ?? "removed")))"
+        }
         if !listed.isEmpty {
             text += ". " + (baseline == nil ? "Failing" : "Regressed") + ": " + listed.joined(separator: "; ")
             if ids.count > listed.count { text += "; and \(ids.count - listed.count) more" }

@@ -35,6 +35,22 @@ public enum TerminalText {
 
     /// The closing summary: counts, then every case that does not hold its gate with its reason.
     public static func summary(_ run: RunResult) -> String {
+        var lines = knownIssueLines(run) + [counts(run)]
+        let failing = run.cases.filter { !$0.holdsRun }
+        if failing.isEmpty {
+            lines.append("All gates hold.")
+        } else {
+            lines.append("\(failing.count) case\(failing.count == 1 ? "" : "s") failed \(failing.count == 1 ? "its gate" : "their gates"):")
+            for result in failing {
+                let label = result.status == .error ? "ERROR" : (result.failsRun ? "FAIL " : "NONDET")
+                lines.append("  \(label) \(oneLine(result.id)) — \(oneLine(CaseSummaryText.headline(result)))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The run's counts on one line: `12 cases, 10 passed, 2 failed, 12 attempts, 0.4 s`.
+    public static func counts(_ run: RunResult) -> String {
         let s = run.summary
         var parts = ["\(s.total) cases", "\(s.passed) passed"]
         if s.flaky > 0 { parts.append("\(s.flaky) flaky") }
@@ -47,18 +63,7 @@ public enum TerminalText {
         if s.reusedAttempts > 0 { parts.append("\(s.reusedAttempts) reused") }
         if let rate = s.cacheHitRate { parts.append(Fixed.format(rate * 100, 1) + "% of input tokens cached") }
         if let duration = run.run.durationMs { parts.append(Fixed.format(duration / 1000, 1) + " s") }
-        var lines = knownIssueLines(run) + [parts.joined(separator: ", ")]
-        let failing = run.cases.filter { !$0.holdsRun }
-        if failing.isEmpty {
-            lines.append("All gates hold.")
-        } else {
-            lines.append("\(failing.count) case\(failing.count == 1 ? "" : "s") failed \(failing.count == 1 ? "its gate" : "their gates"):")
-            for result in failing {
-                let label = result.status == .error ? "ERROR" : (result.failsRun ? "FAIL " : "NONDET")
-                lines.append("  \(label) \(oneLine(result.id)) — \(oneLine(CaseSummaryText.headline(result)))")
-            }
-        }
-        return lines.joined(separator: "\n")
+        return parts.joined(separator: ", ")
     }
 
     /// `  — still failing: METRIC; known issue: REASON` after a known issue's case line, or nothing.
