@@ -146,9 +146,7 @@ public enum VariantOrder {
     /// `cases` in the order they are declared (by `source` file and line, then case id), not completion order.
     public static func declared(_ cases: [CaseResult]) -> [CaseResult] {
         func position(_ result: CaseResult) -> (file: String, line: Int) {
-            guard let source = result.source, let colon = source.lastIndex(of: ":"),
-                  let line = Int(source[source.index(after: colon)...]) else { return (result.source ?? "", 0) }
-            return (String(source[..<colon]), line)
+            result.sourcePosition ?? (result.source ?? "", 0)
         }
         return cases.sorted { lhs, rhs in
             let l = position(lhs), r = position(rhs)

@@ -6,10 +6,10 @@ import FMResults
 enum MergeOrder {
     /// `cases` in single-run order; cases without a source keep their place after those with one.
     static func sorted(_ cases: [CaseResult], inputs: [[CaseResult]]) -> [CaseResult] {
-        let files = rank(inputs.map { $0.compactMap { location(of: $0)?.file } })
+        let files = rank(inputs.map { $0.compactMap { $0.sourcePosition?.file } })
         let variants = rank(inputs.flatMap(variantRuns))
         let keyed = cases.enumerated().map { index, result -> (key: [Int], result: CaseResult) in
-            guard let (file, line) = location(of: result) else { return ([Int.max, 0, 0, index], result) }
+            guard let (file, line) = result.sourcePosition else { return ([Int.max, 0, 0, index], result) }
             return ([files[file] ?? Int.max, line, variants[result.variant ?? ""] ?? Int.max, index], result)
         }
         return keyed.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.result)
@@ -25,13 +25,6 @@ enum MergeOrder {
             runs[runs.count - 1].append(result.variant ?? "")
         }
         return runs
-    }
-
-    /// A case's `file:line`, split.
-    static func location(of result: CaseResult) -> (file: String, line: Int)? {
-        guard let source = result.source, let colon = source.lastIndex(of: ":"),
-              let line = Int(source[source.index(after: colon)...]) else { return nil }
-        return (String(source[..<colon]), line)
     }
 
     /// A position for every name such that each sequence's names come in its order where the sequences
