@@ -24,9 +24,11 @@ public struct EvalResult: Sendable, CustomStringConvertible {
     /// The cases that regressed or newly fail against the baseline (none without one), by full id.
     public var regressions: [String] { baseline?.entries.filter(\.change.failsGate).map(\.id) ?? [] }
 
-    /// True when no case regressed or newly fails against the baseline, as `fmeval run --baseline FILE
-    /// --fail-on-regression` exits 0 (old failures do not count); without a baseline, `allGatesHold`.
-    public var holdsAgainstBaseline: Bool { baseline.map { !$0.hasRegressions } ?? allGatesHold }
+    /// True when no case regressed, newly fails or errors against the baseline, as `fmeval run --baseline
+    /// FILE --fail-on-regression` exits 0 (old failures do not count); without a baseline, `allGatesHold`.
+    public var holdsAgainstBaseline: Bool {
+        GateVerdict(results: results, baseline: baseline, failOnRegression: true).holds
+    }
 
     /// One paragraph for a test's failure message: the counts as the terminal writes them, then each case
     /// that does not hold the run (or, with a baseline, each regression) with its headline, at most ten.

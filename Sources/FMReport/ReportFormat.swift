@@ -12,14 +12,22 @@ public struct ReportInput: Sendable {
     public var comparisons: [ABComparison]
     /// What the run history says about these cases (`run` with a history), if anything.
     public var history: HistoryContext?
+    /// True when only regressions and new failures against `baseline` fail the run (`--fail-on-regression`).
+    public var failOnRegression: Bool
 
     /// An input from `results` and the comparisons (and history) that go with it.
     public init(results: RunResult, baseline: BaselineComparison? = nil, comparisons: [ABComparison] = [],
-                history: HistoryContext? = nil) {
+                history: HistoryContext? = nil, failOnRegression: Bool = false) {
         self.results = results
         self.baseline = baseline
         self.comparisons = comparisons
         self.history = history
+        self.failOnRegression = failOnRegression
+    }
+
+    /// The run's verdict: which cases fail the gate and the exit code, as every report shows it.
+    public var verdict: GateVerdict {
+        GateVerdict(results: results, baseline: baseline, failOnRegression: failOnRegression)
     }
 }
 

@@ -128,9 +128,10 @@ struct ReportFlags {
         if let regressions = history.flatMap({ TerminalText.historyRegressions($0) }) { print(regressions) }
         if let comparison { print(TerminalText.baselineTable(comparison)) }
         for ab in abComparisons { print(ABText.terminal(ab)) }
-        try ReportFlags.write(outputs, input: ReportInput(results: run, baseline: comparison, comparisons: abComparisons, history: history))
-        guard failOnRegression, let comparison else { return run.exitCode }
-        return comparison.hasRegressions ? ExitStatus.failed : ExitStatus.ok
+        let input = ReportInput(results: run, baseline: comparison, comparisons: abComparisons, history: history,
+                                failOnRegression: failOnRegression)
+        try ReportFlags.write(outputs, input: input)
+        return input.verdict.exitCode
     }
 
     /// Writes each report of `outputs` from `input`, announcing each as `NAME: FILE`; an unwritable

@@ -1,0 +1,112 @@
+import FMCore
+import FMResults
+
+/// The run's verdict: which cases fail the gate, in what order to show them, the exit code and the
+/// closing line. The one place that decides it, so the terminal, JUnit, HTML and the library agree.
+///
+/// Without `--fail-on-regression` every case's own gate counts (`CaseResult.holdsRun`). With it, only
+/// the cases that regressed or newly fail against the baseline (`BaselineChange.failsGate`) do; cases
+/// that failed there too are old failures, shown but not failing. Either way an engine or
+/// infrastructure error fails the run with exit 3, and a diverged `--check-determinism` rerun with exit 1.
+public struct GateVerdict: Sendable {
+    /// Which cases the gate judges.
+    public enum Rule: Sendable, Equatable {
+        /// Every case's own gate (`minPassRate`, known issues, determinism).
+        case everyGate
+        /// Only regressions and new failures against the baseline (`--fail-on-regression`).
+        case noRegressions
+    }
+
+    /// The results judged.
+    public let results: RunResult
+    /// Every case's change against the baseline, when there is one.
+    public let baseline: BaselineComparison?
+    /// The rule applied.
+    public let rule: Rule
+    private let changes: [String: BaselineChange]
+
+    /// The verdict on `results`; `failOnRegression` applies only with a `baseline`.
+    public init(results: RunResult, baseline: BaselineComparison? = nil, failOnRegression: Bool = false) {
+        self.results = results
+        self.baseline = baseline
+        self.rule = failOnRegression && baseline != nil ? .noRegressions : .everyGate
+        var changes: [String: BaselineChange] = [:]
+        for entry in baseline?.entries ?? [] { changes[entry.id] = entry.change }
+        self.changes = changes
+    }
+
+    /// The case's change against the baseline, if there is a baseline and the case is in it or ran.
+    public func change(of result: CaseResult) -> BaselineChange? { changes[result.id] }
+
+    /// True when `result` fails the run: an error or a diverged rerun always, else per the rule.
+    public func failsGate(_ result: CaseResult) -> Bool {
+        if result.status == .error || result.diverged { return true }
+        switch rule {
+        case .everyGate: return result.failsRun
+        case .noRegressions: return change(of: result)?.failsGate == true
+        }
+    }
+
+    /// True when `result` fails its own gate but not the run's: an old failure under `--fail-on-regression`.
+    public func isOldFailure(_ result: CaseResult) -> Bool { !result.holdsRun && !failsGate(result) }
+
+    /// The cases that fail the gate: regressions first, then new failures, then the rest, each in run order.
+    public var failing: [CaseResult] {
+        let cases = results.cases.filter(failsGate)
+        let rank: (CaseResult) -> Int = { result in
+            switch change(of: result) {
+            case .regression?: return 0
+            case .newFailure?: return 1
+            default: return 2
+            }
+        }
+        return cases.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    }
+
+    /// The cases that fail their own gate without failing the run (none without `--fail-on-regression`).
+    public var oldFailures: [CaseResult] { results.cases.filter(isOldFailure) }
+
+    /// 3 with any error case, 1 with any other failing case, else 0.
+    public var exitCode: Int32 {
+        let failing = results.cases.filter(failsGate)
+        if failing.contains(where: { $0.status == .error }) { return ExitStatus.infrastructure }
+        return failing.isEmpty ? ExitStatus.ok : ExitStatus.failed
+    }
+
+    /// True when nothing fails the gate.
+    public var holds: Bool { exitCode == ExitStatus.ok }
+
+    /// The closing line: `All gates hold.`, or what failed and the exit code it gives.
+    public var line: String {
+        let failing = self.failing
+        let errors = failing.filter { $0.status == .error }.count
+        if failing.isEmpty {
+            guard rule == .noRegressions else { return "All gates hold." }
+            let old = oldFailures.count
+            return "No regressions against the baseline: the gate holds"
+                + (old > 0 ? " (\(Self.cases(old)) still failing as in the baseline)." : ".")
+        }
+        let judged = failing.filter { $0.status != .error }
+        let regressions = judged.filter { change(of: $0) == .regression }.count
+        let newFailures = judged.filter { change(of: $0) == .newFailure }.count
+        let others = judged.count - regressions - newFailures
+        var parts: [String] = []
+        if errors > 0 { parts.append("\(Self.cases(errors)) hit an engine or infrastructure error") }
+        if regressions > 0 { parts.append("\(Self.cases(regressions)) regressed against the baseline") }
+        if newFailures > 0 { parts.append("\(Self.cases(newFailures)) newly failing (not in the baseline)") }
+        if others > 0 { parts.append("\(Self.cases(others)) failed \(others == 1 ? "its gate" : "their gates")") }
+        return "Gate failed: " + parts.joined(separator: ", ") + " (exit \(exitCode))."
+    }
+
+    /// The label a failing case gets in the closing list: `REGRESSED`, `NEW FAIL`, `ERROR`, `NONDET` or `FAIL`.
+    public func label(_ result: CaseResult) -> String {
+        if result.status == .error { return "ERROR" }
+        switch change(of: result) {
+        case .regression?: return "REGRESSED"
+        case .newFailure?: return "NEW FAIL"
+        default: return result.failsRun ? "FAIL" : "NONDET"
+        }
+    }
+
+    private static func cases(_ count: Int) -> String { "\(count) case\(count == 1 ? "" : "s")" }
+}
