@@ -60,7 +60,9 @@ public struct GateVerdict: Sendable {
             default: return 2
             }
         }
-        return cases.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        return cases.enumerated()
+            .sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
+            .map(\.element)
     }
 
     /// The cases that fail their own gate without failing the run (none without `--fail-on-regression`).

@@ -35,19 +35,22 @@ private func gatePair() -> (baseline: RunResult, current: RunResult) {
     #expect(verdict.failing.map(\.caseID) == ["regressed", "new-bad"])
     #expect(verdict.failing.map(verdict.label) == ["REGRESSED", "NEW FAIL"])
     #expect(verdict.oldFailures.map(\.caseID) == ["old"])
-    #expect(verdict.line == "Gate failed: 1 case regressed against the baseline, 1 case newly failing (not in the baseline) (exit 1).")
+    #expect(verdict.line == "Gate failed: 1 case regressed against the baseline, "
+        + "1 case newly failing (not in the baseline) (exit 1).")
     let everyGate = GateVerdict(results: current, baseline: comparison)
     #expect(everyGate.failing.map(\.caseID) == ["regressed", "new-bad", "old"], "regressions first under every rule")
     #expect(everyGate.line.contains("1 case failed its gate"))
 }
 
 @Test func oldFailuresAloneHoldTheRegressionGate() {
-    let baseline = RunResult(run: sampleInfo(), cases: [sampleCase("s", "old", [.failed]), sampleCase("s", "ok", [.passed])])
-    let current = RunResult(run: sampleInfo(), cases: [sampleCase("s", "old", [.failed]), sampleCase("s", "ok", [.passed])])
+    let cases = [sampleCase("s", "old", [.failed]), sampleCase("s", "ok", [.passed])]
+    let baseline = RunResult(run: sampleInfo(), cases: cases)
+    let current = RunResult(run: sampleInfo(), cases: cases)
     let comparison = BaselineComparison(baseline: baseline, current: current)
     let verdict = GateVerdict(results: current, baseline: comparison, failOnRegression: true)
     #expect(verdict.holds && verdict.exitCode == ExitStatus.ok)
-    #expect(verdict.line == "No regressions against the baseline: the gate holds (1 case still failing as in the baseline).")
+    #expect(verdict.line == "No regressions against the baseline: the gate holds "
+        + "(1 case still failing as in the baseline).")
     #expect(!GateVerdict(results: current, baseline: comparison).holds, "without the flag the old failure fails")
 }
 
