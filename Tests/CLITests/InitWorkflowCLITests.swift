@@ -226,14 +226,19 @@ func initShardsWritesABuildJobAShardMatrixAndAMergeThatRunAsWritten() throws {
         let file = results.replacingOccurrences(of: "${{ matrix.shard }}", with: "\(shard)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file)")
     }
-    let merged = try runStep(try workflow.step("report", "Merge the shards"), in: folder)
+    // The report job has no checkout: only the downloaded shards, in shards/.
+    let reportJob = folder.appendingPathComponent("report-job")
+    try FileManager.default.createDirectory(at: reportJob, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: folder.appendingPathComponent("shards"),
+                                     to: reportJob.appendingPathComponent("shards"))
+    let merged = try runStep(try workflow.step("report", "Merge the shards"), in: reportJob)
     #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
     #expect(merged.stdout.contains("4 cases, 4 passed"), "\(merged.stdout)")
-    let junit = try String(contentsOf: folder.appendingPathComponent("reports/junit.xml"), encoding: .utf8)
+    let junit = try String(contentsOf: reportJob.appendingPathComponent("reports/junit.xml"), encoding: .utf8)
     #expect(junit.contains(#"tests="4""#), "\(junit)")
     let uploaded = (with(try workflow.step("report", "Upload the reports"))["path"] as? String ?? "")
     for file in uploaded.split(separator: "\n") {
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(file)).path), "\(file)")
+        #expect(FileManager.default.fileExists(atPath: reportJob.appendingPathComponent(String(file)).path), "\(file)")
     }
 }
 
