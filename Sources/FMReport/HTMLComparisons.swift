@@ -112,6 +112,13 @@ public enum ABText {
         return heading + TerminalText.abTable(comparison)
     }
 
+    /// The comparison on one line: `A/B SUITE: ` and the verdict, and how many cases ran on one side only.
+    public static func line(_ comparison: ABComparison) -> String {
+        let unpaired = comparison.unpaired.count
+        return "A/B\(comparison.suite.map { " " + TerminalText.oneLine($0) } ?? ""): " + verdict(comparison)
+            + (unpaired > 0 ? "; \(unpaired) case(s) ran on one side only" : "")
+    }
+
     /// `A 80.0% [..] vs B 90.0% [..]; 3 flipped (1 A→fail, 2 B→pass); McNemar exact p = 0.625`.
     public static func verdict(_ comparison: ABComparison) -> String {
         let a = comparison.a, b = comparison.b

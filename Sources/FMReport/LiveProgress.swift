@@ -4,9 +4,10 @@ import FMResults
 /// What `fmeval run` shows while cases run.
 ///
 /// `live` (a terminal): one progress line rewritten in place with `\r`, its clock redrawn by a timer
-/// thread while a long case runs, and each case that fails (or is flaky) printed above it; the line is
-/// cleared before such a case is printed, and the timer is stopped and joined by `finish()`.
-/// `plain` (logs, pipes, `CI=true`): one line per finished case, no carriage returns.
+/// thread while a long case runs, and each case the verbosity shows (`Verbosity.showsLine`) printed above
+/// it; the line is cleared before such a case is printed, and the timer is stopped and joined by `finish()`.
+/// `plain` (logs, pipes, `CI=true`): a line per case the verbosity shows, and by default the progress
+/// line at each tenth of the run (every case's line with `-v`), no carriage returns.
 /// The clock and the output are injected, so tests drive it without a terminal or sleeping.
 // @unchecked Sendable: the counters and the line state change only under `lock`, the timer state only
 // under `ticker`; `clock` and `write` are `@Sendable`.
@@ -27,6 +28,7 @@ public final class LiveProgress: @unchecked Sendable {
 
     private let mode: Mode
     private let style: TerminalStyle
+    private let verbosity: Verbosity
     private let clock: @Sendable () -> TimeInterval
     private let write: @Sendable (String) -> Void
     private let startTime: TimeInterval
@@ -39,11 +41,14 @@ public final class LiveProgress: @unchecked Sendable {
     private var ticking = false
     private var tickerExited: DispatchSemaphore?
 
-    /// A reporter in `mode` with `style`; `clock` gives monotonic seconds, `write` takes output text as is.
-    public init(mode: Mode, style: TerminalStyle, clock: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime },
+    /// A reporter in `mode` with `style` showing what `verbosity` shows; `clock` gives monotonic seconds,
+    /// `write` takes output text as is.
+    public init(mode: Mode, style: TerminalStyle, verbosity: Verbosity = .normal,
+                clock: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime },
                 write: @escaping @Sendable (String) -> Void) {
         self.mode = mode
         self.style = style
+        self.verbosity = verbosity
         self.clock = clock
         self.write = write
         self.startTime = clock()
@@ -71,13 +76,18 @@ public final class LiveProgress: @unchecked Sendable {
         case .knownIssue: knownIssues += 1
         case .passed, .flaky, .failed: if result.failsRun { failed += 1 } else { passed += 1 }
         }
+        let shown = verbosity.showsLine(for: result), reason = verbosity.showsReason(for: result)
         switch mode {
         case .plain:
-            write(TerminalText.styledCaseLine(result, style: style, counter: "[\(finished)/\(total)] ") + "\n")
+            let counter = "[\(finished)/\(total)] "
+            if shown { write(TerminalText.styledCaseLine(result, style: style, counter: counter, reason: reason) + "\n") }
+            if verbosity == .normal && total > 0 && (finished * 10 / total) > ((finished - 1) * 10 / total) {
+                write(currentLine(now: clock()) + "\n")
+            }
         case .live:
-            if !result.holdsRun || result.status == .flaky || result.status == .knownIssue {
+            if shown {
                 clearLine()
-                write(TerminalText.styledCaseLine(result, style: style) + "\n")
+                write(TerminalText.styledCaseLine(result, style: style, reason: reason) + "\n")
             }
             if finished == total || clock() - lastDraw >= 0.1 { draw() }
         }

@@ -123,8 +123,9 @@ public struct TerminalStyle: Equatable, Sendable {
 extension TerminalText {
     /// `caseLine` after `counter` (such as `[3/40] `), cut to the style's width, its status label coloured
     /// and its reason dimmed.
-    public static func styledCaseLine(_ result: CaseResult, style: TerminalStyle, counter: String = "") -> String {
-        let line = style.fit(counter + caseLine(result))
+    public static func styledCaseLine(_ result: CaseResult, style: TerminalStyle, counter: String = "",
+                                      reason: Bool = true) -> String {
+        let line = style.fit(counter + caseLine(result, reason: reason))
         guard style.colors else { return line }
         var rest = Substring(line.dropFirst(min(counter.count, line.count)))
         let label = rest.prefix { $0 != " " }
@@ -138,14 +139,16 @@ extension TerminalText {
         return text
     }
 
-    /// `summary` with each line cut to the style's width, the failing cases' labels coloured and
-    /// "All gates hold." in green.
-    public static func styledSummary(_ run: RunResult, style: TerminalStyle) -> String {
-        summary(run).split(separator: "\n", omittingEmptySubsequences: false).map { raw in
+    /// `closing` with each line cut to the style's width, the failing cases' labels coloured and the
+    /// verdict line green when the gate holds, red when it fails.
+    public static func styledClosing(_ verdict: GateVerdict, verbosity: Verbosity = .normal,
+                                     style: TerminalStyle) -> String {
+        closing(verdict, verbosity: verbosity).split(separator: "\n", omittingEmptySubsequences: false).map { raw in
             let line = style.fit(String(raw))
             guard style.colors else { return line }
-            if line == "All gates hold." { return style.paint(line, .green) }
-            let labels: [(String, TerminalStyle.Paint)] = [("  FAIL ", .red), ("  ERROR ", .yellow), ("  NONDET ", .yellow)]
+            if raw == verdict.line { return style.paint(line, verdict.holds ? .green : .red) }
+            let labels: [(String, TerminalStyle.Paint)] = [("  FAIL ", .red), ("  REGRESSED ", .red), ("  NEW FAIL ", .red),
+                                                           ("  ERROR ", .yellow), ("  NONDET ", .yellow)]
             for (label, paint) in labels where line.hasPrefix(label) {
                 let body = line.dropFirst(label.count)
                 let reason = body.range(of: " — ").map { String(body[$0.lowerBound...]) } ?? ""

@@ -17,9 +17,9 @@ public enum TerminalText {
         return line + "  " + clock(elapsed)
     }
 
-    /// `PASS  city-info/paris  1/1  0.12 s`, with the reason for cases that do not hold their gate; a
-    /// `reproduce` case's line ends with `reproduced k/N (95% CI a%–b%)`.
-    public static func caseLine(_ result: CaseResult) -> String {
+    /// `PASS  city-info/paris  1/1  0.12 s`, with the reason for cases that do not hold their gate (unless
+    /// `reason` is false); a `reproduce` case's line ends with `reproduced k/N (95% CI a%–b%)`.
+    public static func caseLine(_ result: CaseResult, reason: Bool = true) -> String {
         let label: String
         switch result.status {
         case .passed: label = "PASS "
@@ -29,24 +29,10 @@ public enum TerminalText {
         case .knownIssue: label = "KNOWN"
         }
         var line = "\(label) \(oneLine(result.id))  \(result.passes)/\(result.attempts.count)  \(Fixed.format(result.durationMs / 1000, 2)) s"
-        if !result.holdsRun || result.status == .flaky { line += "  — " + oneLine(CaseSummaryText.headline(result)) }
-        return line + knownIssueNote(result) + (result.reproduction.map { "  — " + $0.description } ?? "")
-    }
-
-    /// The closing summary: counts, then every case that does not hold its gate with its reason.
-    public static func summary(_ run: RunResult) -> String {
-        var lines = knownIssueLines(run) + [counts(run)]
-        let failing = run.cases.filter { !$0.holdsRun }
-        if failing.isEmpty {
-            lines.append("All gates hold.")
-        } else {
-            lines.append("\(failing.count) case\(failing.count == 1 ? "" : "s") failed \(failing.count == 1 ? "its gate" : "their gates"):")
-            for result in failing {
-                let label = result.status == .error ? "ERROR" : (result.failsRun ? "FAIL " : "NONDET")
-                lines.append("  \(label) \(oneLine(result.id)) — \(oneLine(CaseSummaryText.headline(result)))")
-            }
+        if reason && (!result.holdsRun || result.status == .flaky) {
+            line += "  — " + oneLine(CaseSummaryText.headline(result))
         }
-        return lines.joined(separator: "\n")
+        return line + knownIssueNote(result) + (result.reproduction.map { "  — " + $0.description } ?? "")
     }
 
     /// The run's counts on one line: `12 cases, 10 passed, 2 failed, 12 attempts, 0.4 s`.
@@ -73,26 +59,10 @@ public enum TerminalText {
         return "  — \(failing)known issue: " + oneLine(result.knownIssue?.reason ?? result.reason)
     }
 
-    /// One `KNOWN id — REASON (URL)` line per known issue that still reproduces, under a heading; none without any.
-    static func knownIssueLines(_ run: RunResult) -> [String] {
-        let known = run.cases.filter { $0.status == .knownIssue }
-        guard !known.isEmpty else { return [] }
-        let heading = "\(known.count) known issue\(known.count == 1 ? "" : "s") still reproduce\(known.count == 1 ? "s" : "") (not failures):"
-        return [heading] + known.map { result in
-            "  KNOWN \(oneLine(result.id)) — \(oneLine(result.knownIssue?.summary ?? result.reason))"
-                + (result.reproduction.map { " — " + $0.description } ?? "")
-        }
-    }
-
     /// The baseline table: counts per change, then each case that regressed, newly fails, was fixed
     /// or still fails (unchanged, added and skipped cases are only counted).
     public static func baselineTable(_ comparison: BaselineComparison) -> String {
-        let counts = comparison.counts
-        let tally = BaselineChange.allCases.compactMap { change -> String? in
-            guard let count = counts[change], count > 0 else { return nil }
-            return "\(count) \(change.rawValue)"
-        }
-        var lines = ["Against the baseline: " + (tally.isEmpty ? "no cases" : tally.joined(separator: ", "))]
+        var lines = [baselineTally(comparison)]
         let shown: [BaselineChange] = [.regression, .newFailure, .fixed, .stillFailing, .removed]
         let rows = comparison.entries.filter { shown.contains($0.change) }
         let width = rows.map(\.change.rawValue.count).max() ?? 0
@@ -136,8 +106,9 @@ public enum TerminalText {
     }
 
     /// The text on one line: line breaks shown as spaces, other controls as `TerminalSafe` shows them
-    /// (control pictures, C1 and bidi controls as `[U+202E]`).
-    public static func oneLine(_ text: String, limit: Int = 200) -> String {
+    /// (control pictures, C1 and bidi controls as `[U+202E]`); cut to `limit` characters only when given
+    /// (a terminal cuts to its width when it draws; logs get every character).
+    public static func oneLine(_ text: String, limit: Int? = nil) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -145,7 +116,7 @@ public enum TerminalText {
             default: output += TerminalSafe.text(String(scalar))
             }
         }
-        return CaseSummaryText.excerpt(output, limit: limit)
+        return limit.map { CaseSummaryText.excerpt(output, limit: $0) } ?? output
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {

@@ -13,7 +13,8 @@ struct MergeCommand: Command {
     static let usage = CommandUsage("merge", "RESULTS.json...",
                                     flags: FlagTable(json) + ReportFlags.table(providing: formats)
                                  + .oneOf(HistoryFlags.history.described("the run history to append the merged run to"),
-                                          HistoryFlags.noHistory.described("do not record the merged run")))
+                                          HistoryFlags.noHistory.described("do not record the merged run"))
+                                 + ReportFlags.verbosityTable)
     static let help = """
     \(usage.line)
 
@@ -62,19 +63,19 @@ struct MergeCommand: Command {
             printJSON(try ContentEncoder.jsonText(merged))
         }
         // With the JSON on stdout, the human summary goes to stderr so the JSON stays parseable.
-        let announce: (String) -> Void = json == nil ? { printError($0) } : { print($0) }
-        announce(TerminalText.summary(merged))
-        let comparisons = ABComparison.variants(of: merged)
-        for ab in comparisons { announce(ABText.terminal(ab)) }
+        let verbosity = ReportFlags.verbosity(args)
+        let say: (String) -> Void = json == nil ? { printError($0) } : { print($0) }
+        let announce: (String) -> Void = verbosity == .quiet ? { _ in } : say
         if let json { announce("json: \(json)") }
         let store = history.store(resultsPath: json)
         let (saved, warnings) = (store.map { [$0] } ?? []).save(merged, resultsPath: json ?? "standard output")
         saved.forEach { announce("history: \($0)") }
         warnings.forEach { printError("fmeval: \($0)") }
-        let context = history.context(for: merged, store: store)
-        if let regressions = context.flatMap({ TerminalText.historyRegressions($0) }) { announce(regressions) }
-        try ReportFlags.write(outputs, input: ReportInput(results: merged, comparisons: comparisons, history: context),
-                              announce: announce)
-        return merged.exitCode
+        let input = ReportInput(results: merged, comparisons: ABComparison.variants(of: merged),
+                                history: history.context(for: merged, store: store))
+        TerminalText.details(input, verbosity: verbosity).forEach(say)
+        try ReportFlags.write(outputs, input: input, announce: announce)
+        say(TerminalText.closing(input.verdict, verbosity: verbosity))
+        return input.verdict.exitCode
     }
 }

@@ -8,12 +8,14 @@ import FMRun
 struct ReportCommand: Command {
     static let path = ["report"]
     static let summary = "Print the summary of a results file; write its reports (\(ReportFlags.flagList(providing: formats)))"
-    static let usage = CommandUsage("report", "RESULTS.json", flags: ReportFlags.table(providing: formats))
+    static let usage = CommandUsage("report", "RESULTS.json", flags: ReportFlags.table(providing: formats)
+                                    + ReportFlags.verbosityTable)
     static let help = """
     \(usage.line)
 
     Reads a results document written by 'fmeval run' (or 'merge') and prints its terminal summary: the
-    counts, every case that failed its gate, and the A/B table of each suite run with variants. With a
+    A/B comparison of each suite run with variants (one line each; the tables with -v), then the counts,
+    every case that failed its gate with its reason, and the verdict. With a
     report flag it also writes that report, exactly as 'fmeval run' would have, so a report can be made
     long after the run, on another machine.
 
@@ -31,6 +33,7 @@ struct ReportCommand: Command {
         let args = try Arguments(arguments, command: "report", flags: usage.flags)
         var flags = ReportFlags()
         flags.outputs = ReportFlags.parseOutputs(args, providing: formats)
+        flags.verbosity = ReportFlags.verbosity(args)
         let files = args.positionals
         guard files.count == 1 else {
             if files.isEmpty {
@@ -39,6 +42,8 @@ struct ReportCommand: Command {
             throw Fault.invalidInput("report: takes one results file, got \(files.count); combine several with 'fmeval merge'")
         }
         let result = try ReportFlags.load(files[0], flag: "report:")
-        return try flags.finish(result, baseline: nil)
+        let verdict = try flags.finish(result, baseline: nil)
+        print(flags.closing(verdict))
+        return verdict.exitCode
     }
 }

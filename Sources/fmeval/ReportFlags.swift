@@ -32,6 +32,8 @@ struct ReportFlags {
     var shard = Shard.all
     /// How the summary is printed (colours, width).
     var style = TerminalStyle.plain
+    /// How much is printed (`-q`, `-v`).
+    var verbosity = Verbosity.normal
 
     /// `--baseline FILE`.
     static let baseline = Flag("--baseline", .value("FILE"), help: """
@@ -48,6 +50,22 @@ struct ReportFlags {
         run shard I of N (a stable partition by suite/variant/case id; combine the
         shards' results with 'fmeval merge')
         """)
+    /// `-q`, `--quiet`.
+    static let quiet = Flag("--quiet", short: "-q",
+                            help: "print only the cases that fail their gate, then the counts and the verdict")
+    /// `-v`, `--verbose`.
+    static let verbose = Flag("--verbose", short: "-v", help: """
+        print every case with its reason and the full A/B, baseline and history
+        tables (by default a plain pass is only counted and each table is one line)
+        """)
+    /// `[-q|--quiet | -v|--verbose]`.
+    static let verbosityTable = FlagTable.oneOf(quiet, verbose)
+
+    /// The verbosity `-q` or `-v` asks for (the table makes them exclusive).
+    static func verbosity(_ arguments: Arguments) -> Verbosity {
+        arguments.flag(quiet) ? .quiet : (arguments.flag(verbose) ? .verbose : .normal)
+    }
+
     /// The CI-gate flags of `run`: `--baseline`, `--fail-on-regression`, `--shard`.
     static let gateTable = FlagTable(baseline, failOnRegressionFlag, shardFlag)
 
@@ -57,6 +75,7 @@ struct ReportFlags {
         flags.outputs = parseOutputs(arguments, providing: [.results])
         flags.baselinePath = arguments.value(baseline)
         flags.failOnRegression = arguments.flag(failOnRegressionFlag)
+        flags.verbosity = verbosity(arguments)
         if let text = arguments.value(shardFlag) {
             do {
                 flags.shard = try Shard(parsing: text)
@@ -118,20 +137,20 @@ struct ReportFlags {
         return (ResultsFileStore(path: value), "last", "--baseline ")
     }
 
-    /// Prints the summary (and the baseline and A/B tables), writes the requested reports, and
-    /// returns the exit code: the run's own (0 / 1 / 3), or with `--fail-on-regression` 1 exactly
-    /// when a case regressed or newly fails.
-    func finish(_ run: RunResult, baseline: RunResult?, history: HistoryContext? = nil) throws -> Int32 {
+    /// Prints the A/B, baseline and history details (as `verbosity` asks), writes the requested reports
+    /// and returns the verdict; the caller prints `closing(_:)` last, and exits with its code.
+    func finish(_ run: RunResult, baseline: RunResult?, history: HistoryContext? = nil) throws -> GateVerdict {
         let comparison = baseline.map { BaselineComparison(baseline: $0, current: run) }
-        let abComparisons = ABComparison.variants(of: run)
-        print(TerminalText.styledSummary(run, style: style))
-        if let regressions = history.flatMap({ TerminalText.historyRegressions($0) }) { print(regressions) }
-        if let comparison { print(TerminalText.baselineTable(comparison)) }
-        for ab in abComparisons { print(ABText.terminal(ab)) }
-        let input = ReportInput(results: run, baseline: comparison, comparisons: abComparisons, history: history,
-                                failOnRegression: failOnRegression)
-        try ReportFlags.write(outputs, input: input)
-        return input.verdict.exitCode
+        let input = ReportInput(results: run, baseline: comparison, comparisons: ABComparison.variants(of: run),
+                                history: history, failOnRegression: failOnRegression)
+        for line in TerminalText.details(input, verbosity: verbosity) { print(line) }
+        try ReportFlags.write(outputs, input: input, announce: verbosity == .quiet ? { _ in } : { print($0) })
+        return input.verdict
+    }
+
+    /// The closing block, the run's last lines: the counts, what fails the gate, the verdict.
+    func closing(_ verdict: GateVerdict) -> String {
+        TerminalText.styledClosing(verdict, verbosity: verbosity, style: style)
     }
 
     /// Writes each report of `outputs` from `input`, announcing each as `NAME: FILE`; an unwritable

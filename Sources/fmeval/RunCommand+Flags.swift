@@ -74,5 +74,6 @@ extension RunCommand {
         + ReportFlags.table(providing: [.results]) + ReportFlags.gateTable
         + .oneOf(record, cassette) + .oneOf(resume, fresh, lastFailed, retryErrors)
         + FlagTable(failFast, checkDeterminism, keepGoing, guideEnforcement, transcriptDialect, color)
+        + ReportFlags.verbosityTable
         + HistoryFlags.table + ThroughputFlags.table)
 }

@@ -146,7 +146,8 @@ struct RunCommand: Command {
         let environment = ProcessInfo.processInfo.environment
         let mode = LiveProgress.Mode.detect(environment: environment, isTerminal: Terminal.isTerminal)
         reports.style = Terminal.style(choice: color, mode: mode, environment: environment)
-        let progress = LiveProgress(mode: mode, style: reports.style, write: Terminal.write)
+        let progress = LiveProgress(
+            mode: mode, style: reports.style, verbosity: reports.verbosity, write: Terminal.write)
         let result: RunResult
         let store = history.store(resultsPath: request.resultsPath)
         do {
@@ -158,16 +159,18 @@ struct RunCommand: Command {
             throw error
         }
         progress.finish()
-        let code = try reports.finish(result, baseline: baseline, history: history.context(for: result, store: store))
+        let verdict = try reports.finish(
+            result, baseline: baseline, history: history.context(for: result, store: store))
         if failFast { printNotRun(result, resultsPath: request.resultsPath) }
-        print("results: \(request.resultsPath)")
+        if reports.verbosity > .quiet { print("results: \(request.resultsPath)") }
+        print(reports.closing(verdict))
         let invalid = RecordedCases.problems(of: plan.cases)
         if !invalid.isEmpty {
             printError("fmeval: \(invalid.count) recorded transcript\(invalid.count == 1 ? " is" : "s are") not valid FoundationModels.Transcript JSON "
                 + "(listed as errors); exit 2 until \(invalid.count == 1 ? "it is" : "they are") fixed")
             return ExitStatus.invalidInput
         }
-        return code
+        return verdict.exitCode
     }
 
     /// Whether `path` is an fmeval results document (given after `--last-failed` without the `=`).

@@ -17,9 +17,10 @@ import FMCore
         let history = folder.appendingPathComponent("history.sqlite").path
         #expect(try run(green, folder).status == 0)
         #expect(try run(green, folder).status == 0)
-        let third = try run(broken, folder)
+        let third = try run(broken, folder, "results.json", ["-v"])
         #expect(third.status == 1)
-        #expect(third.stdout.contains("Regressions (run history \(history)): 1 case failing after passing before"), "\(third.stdout)")
+        #expect(third.stdout.contains("Regressions (run history \(history)): 1 case failing after passing before"),
+                "-v lists the history's regressions: \(third.stdout)")
         #expect(third.stdout.contains("  gate/fragile: failing since run #3 "))
         #expect(third.stdout.contains("; last passed in run #2 "))
 
@@ -55,15 +56,19 @@ import FMCore
         #expect(try run(green, folder, "skipped.json", ["--no-history"]).status == 1)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("history.sqlite").path))
 
-        let viaFile = try run(broken, folder, "a.json", ["--no-history", "--baseline", folder.appendingPathComponent("base.json").path])
-        let viaHistory = try run(broken, folder, "b.json", ["--no-history", "--history", history, "--baseline", "history:last"])
+        let baseFile = folder.appendingPathComponent("base.json").path
+        let viaFile = try run(broken, folder, "a.json", ["--no-history", "--baseline", baseFile, "-v"])
+        let viaHistory = try run(broken, folder, "b.json",
+                                 ["--no-history", "--history", history, "--baseline", "history:last", "-v"])
         let table = { (text: String) in text.split(separator: "\n").drop { !$0.hasPrefix("Against the baseline") }.joined(separator: "\n") }
         #expect(table(viaHistory.stdout).contains("regression     gate/fragile  (passed → failed)"), "\(viaHistory.stdout)\(viaHistory.stderr)")
         #expect(table(viaHistory.stdout).replacingOccurrences(of: "b.json", with: "a.json") == table(viaFile.stdout))
         #expect(try runFMEval(["history", "--history", history]).stdout.contains(": 1 run, newest first"))
 
         let gate = try run(broken, folder, "c.json", ["--history", history, "--baseline", "history:1", "--fail-on-regression"])
-        #expect(gate.status == 1 && gate.stdout.contains("regression     gate/fragile"))
+        #expect(gate.status == 1 && gate.stdout.contains("\n  REGRESSED gate/fragile — "), "\(gate.stdout)")
+        #expect(gate.stdout.contains("History (\(history)): 1 case failing after passing in an earlier run: gate/fragile"))
+        #expect(gate.stdout.hasSuffix("Gate failed: 1 case regressed against the baseline (exit 1).\n"))
         let missing = try run(green, folder, "d.json", ["--history", history, "--baseline", "history:last-passing"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("--baseline history:last-passing: no run in \(history) held every gate"))
@@ -149,7 +154,7 @@ import FMCore
     #expect(single.status == 0)
     let merge = try runFMEval(["merge", "shard-1.json", "shard-2.json", "--json", "merged.json", "--history", history],
                               directory: folder)
-    #expect(merge.status == 0 && merge.stdout.contains("A/B for suite ab"), "\(merge.stdout)\(merge.stderr)")
+    #expect(merge.status == 0 && merge.stdout.contains("\nA/B ab: "), "\(merge.stdout)\(merge.stderr)")
     let runs = try runFMEval(["history", "runs", "--history", history, "--json"])
     let list = try #require(try JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]])
     #expect(list.count == 1 && list.first?["total"] as? Int == 16, "\(runs.stdout)")

@@ -21,7 +21,8 @@ private func folderWithABadTranscript() throws -> URL {
 @Test func theRecordedExampleSuiteScoresWithoutAModel() throws {
     let out = try temporaryFolder()
     let junit = out.appendingPathComponent("junit.xml").path, html = out.appendingPathComponent("report.html").path
-    let run = try runFMEval(["run", "suites/recorded-device-transcripts.yaml", "-o", out.path, "--junit", junit, "--html", html],
+    let run = try runFMEval(["run", "suites/recorded-device-transcripts.yaml", "-o", out.path, "--junit", junit, "--html", html,
+                             "-v"],
                             environment: ["FMEVAL_MODEL_DIR": out.appendingPathComponent("no-models").path])
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     #expect(run.stdout.contains("PASS  recorded-device-transcripts/bread-recipe  1/1"))
@@ -76,7 +77,7 @@ private func folderWithABadTranscript() throws -> URL {
 
 @Test func keepGoingScoresTheValidTranscriptsAndListsTheInvalidOnes() throws {
     let folder = try folderWithABadTranscript()
-    let run = try runFMEval(["run", "s.yaml", "-o", "out", "--keep-going"], directory: folder)
+    let run = try runFMEval(["run", "s.yaml", "-o", "out", "--keep-going", "-v"], directory: folder)
     #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
     #expect(run.stdout.contains("PASS  r/good  1/1"))
     #expect(run.stdout.contains("ERROR r/bad"))
@@ -136,7 +137,7 @@ private func transcriptVersion(_ attempt: [String: Any]) -> Any? {
         .write(to: folder.appendingPathComponent("s.yaml"))
     let stopped = try runFMEval(["run", "s.yaml", "-o", "out"], directory: folder)
     #expect(stopped.status == 2 && stopped.stderr.contains("add --keep-going"), "\(stopped.stderr)")
-    let run = try runFMEval(["run", "s.yaml", "-o", "out", "--keep-going"], directory: folder)
+    let run = try runFMEval(["run", "s.yaml", "-o", "out", "--keep-going", "-v"], directory: folder)
     #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
     #expect(run.stdout.contains("PASS  r/planets  1/1"), "\(run.stdout)")
     #expect(run.stdout.contains("ERROR r/broken") && run.stdout.contains("ERROR r/future"), "\(run.stdout)")

@@ -10,7 +10,7 @@ import Testing
     #expect(result.status == 3, "a case errors: \(result.stderr)")
     #expect(result.stdout.contains("FAIL  repeats/flaky-gate-fails  2/4"))
     #expect(result.stdout.contains("FLAKY repeats/flaky-gate-holds  3/4"))
-    #expect(result.stdout.contains("2 cases failed their gates:"))
+    #expect(result.stdout.contains("2 cases failing the gate:"))
     #expect(result.stdout.contains("ERROR repeats/errors-are-not-failures"))
     #expect(result.stdout.contains("junit: \(junit)") && result.stdout.contains("html: \(html)"))
     if let lint = try reportXmllint(junit) { #expect(lint.status == 0, "\(lint.output)") }
@@ -39,7 +39,13 @@ import Testing
     let regressed = try runFMEval(["run", broken, "--json", folder.appendingPathComponent("now.json").path,
                                    "--baseline", base, "--fail-on-regression"], environment: ["CI": "true"])
     #expect(regressed.status == 1)
-    #expect(regressed.stdout.contains("regression     gate/fragile  (passed → failed)"))
+    #expect(regressed.stdout.contains("Against the baseline: 1 regression, 1 still-failing, 1 unchanged"))
+    let closing = regressed.stdout.split(separator: "\n").suffix(6).map(String.init)
+    let expected = ["3 cases, 1 passed, 2 failed", "1 case failing the gate:", "  REGRESSED gate/fragile — ",
+                    "1 case still failing as in the baseline", "  FAIL gate/known-bad — ",
+                    "Gate failed: 1 case regressed against the baseline (exit 1)."]
+    #expect(zip(closing, expected).allSatisfy { $0.hasPrefix($1) } && closing.count == expected.count,
+            "the regression first, then the old failure, then the verdict, last: \(regressed.stdout)")
 
     let flagOnly = try runFMEval(["run", green, "--fail-on-regression"], environment: ["CI": "true"])
     #expect(flagOnly.status == 2 && flagOnly.stderr.contains("--fail-on-regression needs --baseline FILE"))

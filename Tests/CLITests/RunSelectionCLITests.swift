@@ -169,7 +169,7 @@ func innerLoopSuite(in folder: URL) throws -> String {
 
     try Data("three".utf8).write(to: folder.appendingPathComponent("ready.txt"))
     let html = folder.appendingPathComponent("report.html").path
-    let retry = try runFMEval(["run", "--retry-errors", file, "--html", html], environment: ["CI": "true"])
+    let retry = try runFMEval(["run", "--retry-errors", file, "--html", html, "-v"], environment: ["CI": "true"])
     #expect(retry.status == 1, "b-fail still fails: \(retry.stdout)\(retry.stderr)")
     #expect(retry.stdout.contains("fmeval run: 1 case (the error cases of \(file)"))
     #expect(retry.stdout.contains("[1/1] PASS  loop/c-tool"))
@@ -195,7 +195,7 @@ func innerLoopSuite(in folder: URL) throws -> String {
     let folder = try temporaryFolder()
     let suite = try innerLoopSuite(in: folder)
     try Data("three".utf8).write(to: folder.appendingPathComponent("ready.txt"))
-    let always = try runSuite([suite, "--color", "always"], in: folder).0
+    let always = try runSuite([suite, "--color", "always", "-v"], in: folder).0
     #expect(always.stdout.contains("\u{1B}[31mFAIL\u{1B}[0m"), "FAIL in red")
     #expect(always.stdout.contains("\u{1B}[32mPASS\u{1B}[0m"), "PASS in green")
     #expect(always.stdout.contains("\u{1B}[2m  — equals"), "the reason dimmed")

@@ -86,7 +86,7 @@ import Testing
     #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
     let output = validate.stdout + validate.stderr
     #expect(output.contains("tools.yaml:16:22") && output.contains("did you mean 'toolCallError'"), "\(output)")
-    let run = try runFMEval(["run", suite.path, "-o", folder.appendingPathComponent("out").path])
+    let run = try runFMEval(["run", suite.path, "-o", folder.appendingPathComponent("out").path, "-v"])
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     #expect(run.stdout.contains("PASS  tools/fm-name") && run.stdout.contains("PASS  tools/old-name"), "\(run.stdout)")
 }

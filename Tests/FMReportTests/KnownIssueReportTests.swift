@@ -40,12 +40,9 @@ private func fixedRun() -> RunResult {
     #expect(fixed.exitCode == 1)
 }
 
-@Test func terminalShowsKnownLinesAndCountsThem() {
-    let text = TerminalText.summary(knownRun())
+@Test func terminalCountsKnownIssuesAndGivesTheirReasonOnlyOnTheirLine() {
+    let text = TerminalText.closing(GateVerdict(results: knownRun()))
     #expect(text == """
-    2 known issues still reproduce (not failures):
-      KNOWN two/a@prompt-only — anyOf shown, not enforced <&> (https://developer.apple.com/forums/thread/812501) [matching any failure]
-      KNOWN two/b@prompt-only — small model [matching any failure]
     4 cases, 2 passed, 0 failed, 2 known issues, 4 attempts, 53.3% of input tokens cached, 5.0 s
     All gates hold.
     """)
@@ -55,9 +52,9 @@ private func fixedRun() -> RunResult {
 }
 
 @Test func terminalNamesAKnownIssueThatNoLongerReproduces() {
-    let text = TerminalText.summary(fixedRun())
-    #expect(text.contains("1 case failed its gate:"))
-    #expect(text.contains("  FAIL  two/a@prompt-only — known issue no longer reproduces: anyOf shown, not enforced <&> "
+    let text = TerminalText.closing(GateVerdict(results: fixedRun()))
+    #expect(text.contains("1 case failing the gate:"))
+    #expect(text.contains("  FAIL two/a@prompt-only — known issue no longer reproduces: anyOf shown, not enforced <&> "
                           + "(https://developer.apple.com/forums/thread/812501) [matching any failure]; 1/1 attempts passed"))
     #expect(TerminalText.caseLine(fixedRun().cases[0]).hasPrefix("FAIL  two/a@prompt-only  1/1  0.01 s  — known issue no longer reproduces: "))
 }

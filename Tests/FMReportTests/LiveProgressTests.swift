@@ -35,8 +35,10 @@ private final class Capture: @unchecked Sendable {
     }
 }
 
-private func reporter(_ mode: LiveProgress.Mode, _ capture: Capture, style: TerminalStyle = TerminalStyle(colors: false, width: 100)) -> LiveProgress {
-    LiveProgress(mode: mode, style: style, clock: { capture.now }, write: capture.write)
+private func reporter(_ mode: LiveProgress.Mode, _ capture: Capture,
+                      style: TerminalStyle = TerminalStyle(colors: false, width: 100),
+                      verbosity: Verbosity = .normal) -> LiveProgress {
+    LiveProgress(mode: mode, style: style, verbosity: verbosity, clock: { capture.now }, write: capture.write)
 }
 
 @Test func theProgressClockTicksWhileALongCaseRuns() {
@@ -76,7 +78,7 @@ private func reporter(_ mode: LiveProgress.Mode, _ capture: Capture, style: Term
     capture.now += 1
     progress.caseFinished(sampleCase("s", "bad", [.failed]), finished: 1, total: 2)
     let text = capture.text
-    let failAt = try #require(text.range(of: "FAIL  s/bad  0/1  0.03 s  — "))
+    let failAt = try #require(text.range(of: "FAIL  s/bad  0/1  0.03 s\n"), "the reason waits for the closing block")
     #expect(text[..<failAt.lowerBound].hasSuffix("running s/bad (0:00)\r\u{1B}[2K"), "the progress line is cleared right before the FAIL line")
     #expect(capture.last.hasPrefix("\r\u{1B}[2K[1/2]"), "the progress line comes back below it")
     progress.caseFinished(sampleCase("s", "good", [.passed]), finished: 2, total: 2)
@@ -84,10 +86,10 @@ private func reporter(_ mode: LiveProgress.Mode, _ capture: Capture, style: Term
     progress.finish()
 }
 
-@Test func plainModePrintsOneWholeLinePerCaseWithoutCarriageReturns() {
+@Test func plainModeWithVerbosePrintsOneWholeLinePerCaseWithoutCarriageReturns() {
     let capture = Capture()
     let long = String(repeating: "x", count: 300)
-    let progress = reporter(.plain, capture, style: .plain)
+    let progress = reporter(.plain, capture, style: .plain, verbosity: .verbose)
     progress.caseStarted("s/ok", total: 2)
     capture.now += 30
     progress.tick()
@@ -105,7 +107,7 @@ private func reporter(_ mode: LiveProgress.Mode, _ capture: Capture, style: Term
 
 @Test func liveLinesAreCutToTheTerminalWidth() {
     let capture = Capture()
-    let progress = reporter(.live, capture, style: TerminalStyle(colors: false, width: 60))
+    let progress = reporter(.live, capture, style: TerminalStyle(colors: false, width: 60), verbosity: .verbose)
     progress.caseStarted("suite/" + String(repeating: "long-name-", count: 10), total: 9)
     #expect(TerminalStyle.displayWidth(progress.line()) == 59, "one column spare so the terminal never wraps")
     #expect(progress.line().hasSuffix("…"))
@@ -135,4 +137,31 @@ private func reporter(_ mode: LiveProgress.Mode, _ capture: Capture, style: Term
     #expect(LiveProgress.Mode.detect(environment: ["CI": "true"], isTerminal: true) == .plain)
     #expect(LiveProgress.Mode.detect(environment: ["CI": "1"], isTerminal: true) == .plain)
     #expect(LiveProgress.Mode.detect(environment: ["CI": "false"], isTerminal: true) == .live)
+}
+
+@Test func plainModeByDefaultPrintsWhatIsNotAPassAndTheProgressAtEachTenth() {
+    let capture = Capture()
+    let progress = reporter(.plain, capture, style: .plain)
+    for index in 1...20 {
+        let result = index == 7
+            ? sampleCase("s", "bad", [.failed], text: "Rome") : sampleCase("s", "ok\(index)", [.passed])
+        progress.caseFinished(result, finished: index, total: 20)
+    }
+    progress.finish()
+    let lines = capture.text.split(separator: "\n").map(String.init)
+    #expect(!lines.contains { $0.contains("PASS") }, "a plain pass is only counted")
+    #expect(lines.filter { $0.hasPrefix("[") && $0.contains("passed") }.count == 10, "a progress line per tenth")
+    #expect(lines.contains("[7/20] FAIL  s/bad  0/1  0.03 s"), "the failing case; its reason comes in the closing block")
+    #expect(lines.last?.hasPrefix("[20/20]") == true)
+}
+
+@Test func quietPlainModePrintsOnlyTheCasesFailingTheirGate() {
+    let capture = Capture()
+    let progress = reporter(.plain, capture, style: .plain, verbosity: .quiet)
+    progress.caseFinished(sampleCase("s", "ok", [.passed]), finished: 1, total: 3)
+    progress.caseFinished(sampleCase("s", "wobbly", [.passed, .failed], gate: CaseGate(minPassRate: 0.5)),
+                          finished: 2, total: 3)
+    progress.caseFinished(sampleCase("s", "bad", [.failed]), finished: 3, total: 3)
+    progress.finish()
+    #expect(capture.text == "[3/3] FAIL  s/bad  0/1  0.03 s\n")
 }

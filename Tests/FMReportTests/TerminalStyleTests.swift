@@ -52,15 +52,19 @@ import FMEvaluate
     #expect(narrow == "FAIL  s/bad  0/1  0.03 s  — t…")
 }
 
-@Test func styledSummaryColoursVerdictsAndCutsLines() {
+@Test func styledClosingColoursVerdictsAndCutsLinesOnlyToATerminalWidth() {
     let color = TerminalStyle(colors: true, width: nil)
-    let green = RunResult(run: sampleInfo(), cases: [sampleCase("s", "ok", [.passed])])
-    #expect(TerminalText.styledSummary(green, style: color).hasSuffix("\u{1B}[32mAll gates hold.\u{1B}[0m"))
-    let red = RunResult(run: sampleInfo(), cases: [sampleCase("s", "bad", [.failed], text: "Rome"), sampleCase("s", "boom", [.error])])
-    let text = TerminalText.styledSummary(red, style: color)
-    #expect(text.contains("  \u{1B}[31mFAIL\u{1B}[0m  s/bad\u{1B}[2m — "))
+    let green = GateVerdict(results: RunResult(run: sampleInfo(), cases: [sampleCase("s", "ok", [.passed])]))
+    #expect(TerminalText.styledClosing(green, style: color).hasSuffix("\u{1B}[32mAll gates hold.\u{1B}[0m"))
+    let cases = [sampleCase("s", "bad", [.failed], text: String(repeating: "Rome ", count: 60)),
+                 sampleCase("s", "boom", [.error])]
+    let red = GateVerdict(results: RunResult(run: sampleInfo(), cases: cases))
+    let text = TerminalText.styledClosing(red, style: color)
+    #expect(text.contains("  \u{1B}[31mFAIL\u{1B}[0m s/bad\u{1B}[2m — "))
     #expect(text.contains("  \u{1B}[33mERROR\u{1B}[0m s/boom"))
-    #expect(TerminalText.styledSummary(red, style: .plain) == TerminalText.summary(red))
-    let narrow = TerminalText.styledSummary(red, style: TerminalStyle(colors: false, width: 20))
+    #expect(text.hasSuffix("\u{1B}[31m" + red.line + "\u{1B}[0m"))
+    #expect(TerminalText.styledClosing(red, style: .plain) == TerminalText.closing(red), "logs are never cut")
+    #expect(TerminalText.closing(red).split(separator: "\n").contains { $0.count > 200 })
+    let narrow = TerminalText.styledClosing(red, style: TerminalStyle(colors: false, width: 20))
     #expect(narrow.split(separator: "\n").allSatisfy { TerminalStyle.displayWidth(String($0)) <= 20 })
 }

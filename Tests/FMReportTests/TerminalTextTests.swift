@@ -25,14 +25,16 @@ import FMEvaluate
     #expect(line.contains("x\u{241B}[2J"))
 }
 
-@Test func summaryNamesEveryFailingCase() {
-    let text = TerminalText.summary(sampleRun())
-    #expect(text.hasPrefix("6 cases, 1 passed, 1 flaky, 3 failed, 1 error, 1 skipped, 44 attempts, 53.3% of input tokens cached, 5.0 s"))
-    #expect(text.contains("4 cases failed their gates:"))
+@Test func closingNamesEveryFailingCaseAndEndsWithTheVerdict() {
+    let text = TerminalText.closing(GateVerdict(results: sampleRun()))
+    #expect(text.hasPrefix("6 cases, 1 passed, 1 flaky, 3 failed, 1 error, 1 skipped, 44 attempts, "
+        + "53.3% of input tokens cached, 5.0 s"))
+    #expect(text.contains("4 cases failing the gate:"))
     for id in ["city-info/beijing", "city-info/timeout", "city-info/flaky-bad"] { #expect(text.contains(id), "\(id)") }
     #expect(!text.contains("city-info/paris"))
+    #expect(text.split(separator: "\n").last?.hasPrefix("Gate failed: ") == true, "the verdict is the last line")
     let green = RunResult(run: sampleInfo(), cases: [sampleCase("s", "ok", [.passed])])
-    #expect(TerminalText.summary(green).hasSuffix("All gates hold."))
+    #expect(TerminalText.closing(GateVerdict(results: green)).hasSuffix("All gates hold."))
 }
 
 @Test func baselineAndABTablesListTheCasesThatMoved() {
