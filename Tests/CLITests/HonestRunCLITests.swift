@@ -23,7 +23,7 @@ private func write(_ text: String, to url: URL) throws {
     try write(demoSuite.replacingOccurrences(of: "{ id: one, prompt: Hi, script: [ { text: Hello } ], expect: { contains: Hello } }",
                                              with: "{ id: one, prompt: Hi, script: [ { text: Hello } ], expect: { contains: Goodbye } }"), to: suite)
     let json = folder.appendingPathComponent("results.json").path
-    let (resumed, results) = try runSuite([suite.path, "--resume", json], in: folder)
+    let (resumed, results) = try runSuite([suite.path, "--resume", json, "-v"], in: folder)
     #expect(resumed.status == 1, "the changed expectation fails now: \(resumed.stdout)\(resumed.stderr)")
     #expect(resumed.stderr.contains("fmeval: --resume: 1 of the 2 finished cases in \(json) is run again, not kept: demo/one (its definition changed)"))
     #expect(results?.statuses == ["one": "failed", "two": "passed"])
@@ -41,7 +41,7 @@ private func write(_ text: String, to url: URL) throws {
     let finished = try JSONSerialization.data(withJSONObject: ["case": (document["cases"] as! [Any])[0]])
     try write(String(decoding: header, as: UTF8.self) + "\n" + String(decoding: finished, as: UTF8.self) + "\n", to: URL(fileURLWithPath: json + "l"))
     try FileManager.default.removeItem(atPath: json)
-    let (resumed, results) = try runSuite([suite.path, "--resume", json], in: folder)
+    let (resumed, results) = try runSuite([suite.path, "--resume", json, "-v"], in: folder)
     #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
     #expect(resumed.stderr.contains("--resume: \(json) does not exist (the run was interrupted before writing it); resuming from the journal \(json)l (1 finished case)"))
     #expect(resumed.stdout.contains("1 case") || resumed.stdout.contains("demo/two"))

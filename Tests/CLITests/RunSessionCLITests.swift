@@ -103,7 +103,7 @@ import Testing
     #expect(partial.contains("\"caseID\":\"first\""))
     #expect(!partial.contains("\"caseID\":\"third\""))
 
-    let resumed = try runFMEval(["run", fixture("slow.yaml"), "--json", json, "--resume", journal], environment: ["CI": "true"])
+    let resumed = try runFMEval(["run", fixture("slow.yaml"), "--json", json, "--resume", journal, "-v"], environment: ["CI": "true"])
     #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
     #expect(!resumed.stdout.contains("slow/first"), "a finished case is not run again")
     #expect(resumed.stdout.contains("slow/third"))
