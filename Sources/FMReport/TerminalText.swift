@@ -106,9 +106,9 @@ public enum TerminalText {
     }
 
     /// The text on one line: line breaks shown as spaces, other controls as `TerminalSafe` shows them
-    /// (control pictures, C1 and bidi controls as `[U+202E]`); cut to `limit` characters only when given
-    /// (a terminal cuts to its width when it draws; logs get every character).
-    public static func oneLine(_ text: String, limit: Int? = nil) -> String {
+    /// (control pictures, C1 and bidi controls as `[U+202E]`), never cut (a terminal cuts to its width when
+    /// it draws; logs get every character).
+    public static func oneLine(_ text: String) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -116,7 +116,7 @@ public enum TerminalText {
             default: output += TerminalSafe.text(String(scalar))
             }
         }
-        return limit.map { CaseSummaryText.excerpt(output, limit: $0) } ?? output
+        return output
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
