@@ -2,58 +2,66 @@ import Foundation
 import FMResults
 
 extension ReportFormat {
-    /// `--junit FILE`: JUnit XML, each failure noting its baseline change when there is a baseline.
+    /// `--junit FILE`: JUnit XML that agrees with the run's verdict (`<failure>` exactly for what fails the gate).
     public static let junit = ReportFormat(
         name: "junit", help: "write JUnit XML (one testsuite per suite × variant)", needs: .results
     ) { input in
-        Data(JUnitReport.render(input.results, baseline: input.baseline).utf8)
+        Data(JUnitReport.render(input.verdict).utf8)
     }
 }
 
-/// JUnit XML (Apache Ant schema, `reference/junit/JUnit.xsd`) from a results document.
+/// JUnit XML (the Apache Ant schema, `reference/junit/JUnit.xsd`, plus the extensions docs/reports.md lists)
+/// from a run's verdict.
 ///
-/// One `testsuite` per suite × variant and one `testcase` per case. A case that does not hold its gate
-/// gets `failure` (metrics with rationales) or `error` (infrastructure); a skipped case gets `skipped`,
-/// and so does a known issue that still reproduces (`message="known issue: REASON (URL)"`), which JUnit
-/// consumers show as skipped rather than failed; a known issue that no longer reproduces is a `failure`.
-/// The run fingerprint, and each `reproduce` case's reproduction rate, go in each suite's `properties`; pass rates and attempts of every case go in
-/// the suite's `system-out`, since the schema gives a passing `testcase` no text of its own.
+/// One `testsuite` per suite × variant and one `testcase` per case, with `file` and `line` of the case in
+/// its suite. What each case becomes is `JUnitCaseKind`'s decision from the `GateVerdict`, so a consumer
+/// that turns red on `failure`/`error` turns red exactly when fmeval exits non-zero. The run fingerprint,
+/// each non-passing case's status (`fmeval.status.CASE`) and each `reproduce` case's rate go in the suite's
+/// `properties`; every case's pass rate and attempts go in the suite's `system-out`.
 public enum JUnitReport {
-    /// The JUnit document for `run`; `baseline` adds each case's change to its failure text.
+    /// The JUnit document for `run` judged by every case's own gate; `baseline` notes each case's change.
     public static func render(_ run: RunResult, baseline: BaselineComparison? = nil) -> String {
-        var changes: [String: BaselineChange] = [:]
-        for entry in baseline?.entries ?? [] { changes[entry.id] = entry.change }
+        render(GateVerdict(results: run, baseline: baseline))
+    }
+
+    /// The JUnit document for the run `verdict` judges, its `failure`/`error` elements exactly its failing cases.
+    public static func render(_ verdict: GateVerdict) -> String {
         var writer = XMLWriter()
         writer.open("testsuites")
+        let run = verdict.results
         let timestamp = junitTimestamp(run.run.startedAt)
         for (index, group) in SuiteGroup.groups(run).enumerated() {
-            writeSuite(group, id: index, run: run, timestamp: timestamp, changes: changes, into: &writer)
+            writeSuite(group, id: index, verdict: verdict, timestamp: timestamp, into: &writer)
         }
         return writer.finish()
     }
 
-    private static func writeSuite(_ group: SuiteGroup, id: Int, run: RunResult, timestamp: String,
-                                   changes: [String: BaselineChange], into writer: inout XMLWriter) {
+    private static func writeSuite(_ group: SuiteGroup, id: Int, verdict: GateVerdict, timestamp: String,
+                                   into writer: inout XMLWriter) {
         let cases = group.cases
-        let failures = cases.filter { $0.status != .error && !$0.holdsRun }.count
-        let errors = cases.filter { $0.status == .error }.count
-        let skipped = group.skipped.count + cases.filter { $0.status == .knownIssue }.count
+        let kinds = cases.map { JUnitCaseKind($0, verdict: verdict) }
         let time = cases.reduce(0) { $0 + max(0, $1.durationMs) } / 1000
         let name = XMLEscaping.token(group.title, fallback: "unnamed-suite")
         writer.open("testsuite", [
             ("name", name), ("package", "fmeval." + name), ("id", String(id)),
             ("timestamp", timestamp), ("hostname", "localhost"),
-            ("tests", String(cases.count + group.skipped.count)), ("failures", String(failures)), ("errors", String(errors)),
-            ("skipped", String(skipped)), ("time", seconds(time)),
+            ("tests", String(cases.count + group.skipped.count)),
+            ("failures", String(kinds.filter(\.isFailure).count)),
+            ("errors", String(kinds.filter { $0 == .error }.count)),
+            ("skipped", String(group.skipped.count + kinds.filter(\.isSkipped).count)), ("time", seconds(time)),
         ])
         writer.open("properties")
-        for (key, value) in properties(run, variant: group.variant) + reproductionProperties(cases) {
+        let statuses = zip(cases, kinds).compactMap { result, kind in
+            kind.property.map { ("fmeval.status.\(result.caseID)", $0) }
+        }
+        for (key, value) in properties(verdict.results, variant: group.variant) + statuses
+            + reproductionProperties(cases) {
             writer.empty("property", [("name", key), ("value", value)])
         }
         writer.close()
         var out = ""
-        for result in cases {
-            writeCase(result, classname: name, change: changes[result.id], into: &writer)
+        for (result, kind) in zip(cases, kinds) {
+            writeCase(result, kind: kind, classname: name, change: verdict.change(of: result), into: &writer)
             out += "\(result.displayName): \(result.status.rawValue); \(CaseSummaryText.passLine(result))\n"
         }
         for skipped in group.skipped {
@@ -68,43 +76,71 @@ public enum JUnitReport {
         writer.close()
     }
 
-    private static func writeCase(_ result: CaseResult, classname: String, change: BaselineChange?,
-                                  into writer: inout XMLWriter) {
-        let attributes = [("name", XMLEscaping.token(result.caseID, fallback: "unnamed-case")),
+    private static func writeCase(_ result: CaseResult, kind: JUnitCaseKind, classname: String,
+                                  change: BaselineChange?, into writer: inout XMLWriter) {
+        var attributes = [("name", XMLEscaping.token(result.caseID, fallback: "unnamed-case")),
                           ("classname", classname), ("time", seconds(result.durationMs / 1000))]
+        if let position = result.sourcePosition {
+            attributes += [("file", position.file), ("line", String(position.line))]
+        }
         let changeNote = change.map { "baseline: \($0.rawValue)\n" } ?? ""
-        switch result.status {
+        switch kind {
+        case .passed:
+            writer.empty("testcase", attributes)
+        case .flaky:
+            writer.open("testcase", attributes)
+            writeFlakyFailures(result, into: &writer)
+            writer.close()
         case .error:
             writer.open("testcase", attributes)
             writer.element("error", [("message", CaseSummaryText.headline(result)), ("type", errorType(result))],
                            text: changeNote + CaseSummaryText.details(result))
             writer.close()
         case .knownIssue:
-            writeKnownIssue(result, attributes: attributes, changeNote: changeNote, into: &writer)
-        case .passed, .failed, .flaky:
-            guard !result.holdsRun else {
-                writer.empty("testcase", attributes)
-                return
-            }
-            let failing = CaseSummaryText.failingMetrics(result)
-            var text = changeNote + CaseSummaryText.details(result)
-            if !failing.isEmpty { text = "failing metrics:\n" + failing.map { "  " + $0 }.joined(separator: "\n") + "\n" + text }
+            let message = "known issue: " + (result.knownIssue?.summary ?? result.reason)
             writer.open("testcase", attributes)
-            let type = result.status == .failed && result.gateHolds ? "knownIssueNoLongerReproduces"
-                : (result.gateHolds ? "nondeterministic" : (result.knownIssue != nil ? "knownIssueDoesNotCover" : result.status.rawValue))
-            writer.element("failure", [("message", CaseSummaryText.headline(result)), ("type", type)],
-                           text: text)
+            writer.element("skipped", [("message", message)], text: changeNote + CaseSummaryText.details(result))
+            writer.close()
+        case .oldFailure:
+            let message = "old failure (failed in the baseline too): " + CaseSummaryText.headline(result)
+            writer.open("testcase", attributes)
+            writer.element("skipped", [("message", message)], text: changeNote + CaseSummaryText.details(result))
+            writer.close()
+        case .failure:
+            writer.open("testcase", attributes)
+            writer.element("failure", [("message", kind.messagePrefix + CaseSummaryText.headline(result)),
+                                       ("type", failureType(result))],
+                           text: failureText(result, changeNote: changeNote))
             writer.close()
         }
     }
 
-    /// A known issue that still reproduces: `skipped` with `known issue: REASON (URL)`, and what still fails.
-    private static func writeKnownIssue(_ result: CaseResult, attributes: [(String, String)], changeNote: String,
-                                        into writer: inout XMLWriter) {
-        writer.open("testcase", attributes)
-        let message = "known issue: " + (result.knownIssue?.summary ?? result.reason)
-        writer.element("skipped", [("message", message)], text: changeNote + CaseSummaryText.details(result))
-        writer.close()
+    /// Surefire's `flakyFailure` for each failed attempt of a case whose gate holds: `message` its first
+    /// failing metric, the attempt's account in `stackTrace` (where Surefire-style consumers look).
+    private static func writeFlakyFailures(_ result: CaseResult, into writer: inout XMLWriter) {
+        for attempt in result.attempts where attempt.status == .failed {
+            let first = attempt.metrics.failingMetrics.first.map(CaseSummaryText.metricLine) ?? "failed"
+            writer.open("flakyFailure", [("message", "attempt \(attempt.index + 1): \(first)"), ("type", "failed")])
+            let lines = attempt.metrics.failingMetrics.map(CaseSummaryText.metricLine)
+                + [CaseSummaryText.passLine(result)]
+            writer.element("stackTrace", text: lines.joined(separator: "\n"))
+            writer.close()
+        }
+    }
+
+    /// The failure text: every distinct failing metric, then the case's full account.
+    private static func failureText(_ result: CaseResult, changeNote: String) -> String {
+        let failing = CaseSummaryText.failingMetrics(result)
+        let text = changeNote + CaseSummaryText.details(result)
+        guard !failing.isEmpty else { return text }
+        return "failing metrics:\n" + failing.map { "  " + $0 }.joined(separator: "\n") + "\n" + text
+    }
+
+    /// The failure's `type`: why the gate fails (`failed`, `nondeterministic`, `knownIssueNoLongerReproduces`…).
+    private static func failureType(_ result: CaseResult) -> String {
+        if result.status == .failed && result.gateHolds { return "knownIssueNoLongerReproduces" }
+        if result.gateHolds { return "nondeterministic" }
+        return result.knownIssue != nil ? "knownIssueDoesNotCover" : result.status.rawValue
     }
 
     /// The run fingerprint and selection as `(name, value)` pairs.

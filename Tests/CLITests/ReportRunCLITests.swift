@@ -30,15 +30,27 @@ import Testing
     #expect(first.status == 1, "known-bad fails: \(first.stderr)")
 
     // Same failures as the baseline: the run's own gate says 1, the regression gate says 0.
+    let sameJUnit = folder.appendingPathComponent("same.xml").path
     let same = try runFMEval(["run", green, "--json", folder.appendingPathComponent("same.json").path,
-                              "--baseline", base, "--fail-on-regression"], environment: ["CI": "true"])
+                              "--baseline", base, "--fail-on-regression", "--junit", sameJUnit],
+                             environment: ["CI": "true"])
     #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
     #expect(same.stdout.contains("Against the baseline: 1 still-failing, 2 unchanged"))
+    let sameXML = try String(contentsOfFile: sameJUnit, encoding: .utf8)
+    #expect(!sameXML.contains("<failure") && sameXML.contains("failures=\"0\" errors=\"0\" skipped=\"1\""),
+            "exit 0, so no JUnit failure: \(sameXML)")
+    #expect(sameXML.contains("<skipped message=\"old failure (failed in the baseline too): "))
 
     let broken = try reportGateSuite([("steady", "\"yes\""), ("fragile", "\"no\""), ("known-bad", "\"no\"")], in: folder, name: "broken.yaml")
+    let nowJUnit = folder.appendingPathComponent("now.xml").path
     let regressed = try runFMEval(["run", broken, "--json", folder.appendingPathComponent("now.json").path,
-                                   "--baseline", base, "--fail-on-regression"], environment: ["CI": "true"])
+                                   "--baseline", base, "--fail-on-regression", "--junit", nowJUnit],
+                                  environment: ["CI": "true"])
     #expect(regressed.status == 1)
+    let nowXML = try String(contentsOfFile: nowJUnit, encoding: .utf8)
+    #expect(nowXML.contains("failures=\"1\" errors=\"0\" skipped=\"1\"")
+            && nowXML.contains("<failure message=\"REGRESSED: "), "\(nowXML)")
+    if let lint = try reportXmllint(nowJUnit) { #expect(lint.status == 0, "\(lint.output)") }
     #expect(regressed.stdout.contains("Against the baseline: 1 regression, 1 still-failing, 1 unchanged"))
     let closing = regressed.stdout.split(separator: "\n").suffix(6).map(String.init)
     let expected = ["3 cases, 1 passed, 2 failed", "1 case failing the gate:", "  REGRESSED gate/fragile — ",

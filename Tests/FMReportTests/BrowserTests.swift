@@ -14,7 +14,7 @@ func sampleReportsPassXmllintAndRenderInChromiumWithoutConsoleErrors() throws {
     try Data(HTMLReport.render(run, baseline: baseline, comparisons: [
         ABComparison.files(base: run, baseName: "base.json", candidate: run, candidateName: "candidate.json"),
     ]).utf8).write(to: html)
-    let lint = try xmllint(String(decoding: try Data(contentsOf: junit), as: UTF8.self))
+    let lint = try checkJUnit(String(decoding: try Data(contentsOf: junit), as: UTF8.self))
     #expect(lint.status == 0, "\(lint.output)")
     let render = try #require(try renderInChromium(html))
     #expect(render.console.isEmpty, "\(render.console)")

@@ -6,14 +6,14 @@ import FMEvaluate
 
 @Test(.enabled(if: xmllintRunnable)) func junitForEveryKindOfCaseValidatesAgainstTheXSD() throws {
     let xml = JUnitReport.render(sampleRun())
-    let result = try xmllint(xml)
+    let result = try checkJUnit(xml)
     #expect(result.status == 0, "\(result.output)")
 }
 
 @Test(.enabled(if: xmllintRunnable), arguments: [AttemptOutcome.passed, .failed, .error])
 func junitForSingleOutcomeRunsValidates(outcome: AttemptOutcome) throws {
     let run = RunResult(run: sampleInfo(), cases: [sampleCase("s", "only", [outcome], text: hostileText)])
-    let result = try xmllint(JUnitReport.render(run))
+    let result = try checkJUnit(JUnitReport.render(run))
     #expect(result.status == 0, "\(result.output)")
 }
 
@@ -21,23 +21,27 @@ func junitForSingleOutcomeRunsValidates(outcome: AttemptOutcome) throws {
     let blank = sampleCase("  ", " \n ", [.passed])
     var info = sampleInfo()
     info.startedAt = "not a date"
-    let result = try xmllint(JUnitReport.render(RunResult(run: info, cases: [blank])))
+    let result = try checkJUnit(JUnitReport.render(RunResult(run: info, cases: [blank])))
     #expect(result.status == 0, "\(result.output)")
-    #expect(try xmllint(JUnitReport.render(RunResult(run: sampleInfo(), cases: []))).status == 0)
+    #expect(try checkJUnit(JUnitReport.render(RunResult(run: sampleInfo(), cases: []))).status == 0)
 }
 
 @Test(.enabled(if: xmllintRunnable)) func xsdCheckCatchesASchemaViolation() throws {
     // The harness must be able to fail: a testsuite without the required hostname attribute.
     let xml = JUnitReport.render(sampleRun()).replacingOccurrences(of: " hostname=\"localhost\"", with: "")
-    #expect(try xmllint(xml).status != 0)
+    #expect(try checkJUnit(xml).status != 0)
 }
 
 @Test func junitMapsStatusesToFailureErrorAndSkipped() throws {
     let xml = JUnitReport.render(sampleRun())
     #expect(xml.contains("<testsuite name=\"city-info\" package=\"fmeval.city-info\" id=\"0\" timestamp=\"2026-11-30T12:00:00\""))
     #expect(xml.contains("tests=\"6\" failures=\"2\" errors=\"1\" skipped=\"1\""))
-    #expect(xml.contains("<testcase name=\"paris\" classname=\"city-info\" time=\"0.025\"/>"))
-    #expect(xml.contains("<testcase name=\"flaky-ok\" classname=\"city-info\" time=\"0.500\"/>"))
+    let position = "file=\"suites/city-info.yaml\" line=\"12\""
+    #expect(xml.contains("<testcase name=\"paris\" classname=\"city-info\" time=\"0.025\" \(position)/>"))
+    #expect(xml.contains("<testcase name=\"flaky-ok\" classname=\"city-info\" time=\"0.500\" \(position)>"))
+    #expect(xml.contains("<flakyFailure message=\"attempt 20: toolCalls.allPass: unexpected call"))
+    #expect(xml.contains("<property name=\"fmeval.status.flaky-ok\" value=\"flaky (the gate holds)\"/>"))
+    #expect(!xml.contains("fmeval.status.paris"))
     #expect(xml.contains("<failure message=\"10/20 attempts failed; toolCalls.allPass: unexpected call getCityInfo(city: Paris) (10 attempts)\" type=\"failed\">"))
     #expect(xml.contains("<error message=\"LanguageModelError.timeout: engine timed out after 30 s &lt;&amp;&gt;\" type=\"LanguageModelError.timeout\">"))
     #expect(xml.contains("<skipped message=\"selected out by --filter tag:adversarial\"></skipped>"))

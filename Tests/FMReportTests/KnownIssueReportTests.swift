@@ -66,7 +66,7 @@ private func fixedRun() -> RunResult {
         return moved
     })
     let xml = JUnitReport.render(run)
-    let result = try xmllint(xml)
+    let result = try checkJUnit(xml)
     #expect(result.status == 0, "\(result.output)")
     #expect(xml.contains(#"<testsuite name="two@prompt-only" package="fmeval.two@prompt-only" id="1""#))
     #expect(xml.contains(#"tests="2" failures="0" errors="0" skipped="2""#))

@@ -61,7 +61,7 @@ private func reproductionRun() -> RunResult {
     let xml = JUnitReport.render(reproductionRun())
     #expect(xml.contains(#"<property name="fmeval.reproduction.beijing" value="reproduced 2/8 (95% CI 7%–59%)"/>"#), "\(xml)")
     #expect(xml.contains(#"<property name="fmeval.reproduction.paris" value="reproduced 0/4 (95% CI 0%–49%)"/>"#))
-    let result = try xmllint(xml)
+    let result = try checkJUnit(xml)
     #expect(result.status == 0, "\(result.output)")
 }
 
