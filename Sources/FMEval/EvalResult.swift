@@ -49,12 +49,9 @@ public struct EvalResult: Sendable, CustomStringConvertible {
     /// Every case that ran, in the order it finished.
     public var cases: [CaseResult] { results.cases }
 
-    /// The share of cases (0…1) whose gate holds: passed or flaky, over every case run (a known issue
-    /// counts as not passing); 0 when no case ran.
-    public var passRate: Double {
-        guard !cases.isEmpty else { return 0 }
-        return Double(cases.filter { $0.status == .passed || $0.status == .flaky }.count) / Double(cases.count)
-    }
+    /// The share of cases (0…1) whose gate holds, as every report counts it (`PassRate`: a known issue
+    /// that still reproduces does not pass); 0 when no case ran.
+    public var passRate: Double { PassRate(cases).rate }
 
     /// The share of attempts (0…1) that passed, over every attempt of every case; 0 when none ran.
     public var attemptPassRate: Double {

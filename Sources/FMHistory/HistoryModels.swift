@@ -33,7 +33,7 @@ public struct HistoryRun: Codable, Equatable, Sendable {
     /// Cases that fail the run.
     public var gatesFailed: Int
 
-    /// Cases that hold the run over cases run (0 for an empty run).
+    /// Cases whose gate holds over cases run (`PassRate`; 0 for an empty run).
     public var passRate: Double
     /// The commit's first 8 characters, or `-`.
     public var shortCommit: String { commit.map { String($0.prefix(8)) } ?? "-" }
@@ -123,10 +123,10 @@ public struct SuiteRatePoint: Codable, Equatable, Sendable {
     public var startedAt: String
     /// Cases of the suite in the run.
     public var cases: Int
-    /// Cases that held the run.
+    /// Cases whose gate held (`PassRate.passes`, recorded as `gate_holds`).
     public var holding: Int
 
-    /// Holding cases over cases.
+    /// Holding cases over cases (`PassRate`).
     public var rate: Double
 }
 

@@ -8,7 +8,8 @@ import FMResults
 extension HistoryStore {
     private static let runColumns = """
         id, run_id, started_at, duration_ms, git_commit, git_branch, engine, shard, total, passed, failed, flaky,
-        errored, known_issues, gates_failed
+        errored, known_issues, gates_failed,
+        (SELECT count(*) FROM case_results WHERE case_results.run = runs.id AND case_results.gate_holds)
         """
 
     /// The recorded runs, newest first (the newest `limit` when given).
@@ -146,14 +147,14 @@ extension HistoryStore {
         let database = try open()
         let rows: [(String, SuiteRatePoint)] = try guarded("read") {
             try database.query("""
-                SELECT c.suite || coalesce('@' || c.variant, ''), r.id, r.started_at, count(*), sum(1 - cr.fails_run)
+                SELECT c.suite || coalesce('@' || c.variant, ''), r.id, r.started_at, count(*), sum(cr.gate_holds)
                 FROM (SELECT id, started_at FROM runs ORDER BY id DESC LIMIT ?) r
                 JOIN case_results cr ON cr.run = r.id JOIN cases c ON c.id = cr.case_ref
                 GROUP BY 1, r.id ORDER BY 1, r.id
                 """, [.int(last)]) { row in
                 let cases = row.int(3), holding = row.int(4)
                 return (row.text(0) ?? "", SuiteRatePoint(run: row.int(1), startedAt: row.text(2) ?? "", cases: cases, holding: holding,
-                                                          rate: cases == 0 ? 0 : Double(holding) / Double(cases)))
+                                                          rate: PassRate(passing: holding, cases: cases).rate))
             }
         }
         var suites: [SuitePassRate] = []
@@ -168,7 +169,7 @@ extension HistoryStore {
         return HistoryRun(number: row.int(0), runID: row.text(1) ?? "", startedAt: row.text(2) ?? "", durationMs: row.optionalDouble(3),
                           commit: row.text(4), branch: row.text(5), engine: row.text(6) ?? "", shard: row.text(7), total: total,
                           passed: row.int(9), failed: row.int(10), flaky: row.int(11), errored: row.int(12), knownIssues: row.int(13),
-                          gatesFailed: gatesFailed, passRate: total == 0 ? 0 : Double(total - gatesFailed) / Double(total))
+                          gatesFailed: gatesFailed, passRate: PassRate(passing: row.int(15), cases: total).rate)
     }
 
     static func readPoint(_ row: SQLiteStatement) throws -> TrendPoint { try readPoint(row, offset: 0) }

@@ -65,8 +65,8 @@ public struct ABComparison: Codable, Sendable {
             let name = key(result)
             guard let other = byKeyB[name] else { unpaired.append(name); continue }
             guard pairedKeys.insert(name).inserted else { continue }
-            rows.append(Row(key: name, statusA: result.status, statusB: other.status, passedA: result.gateHolds,
-                            passedB: other.gateHolds, passRateA: result.passRate, passRateB: other.passRate))
+            rows.append(Row(key: name, statusA: result.status, statusB: other.status, passedA: PassRate.passes(result),
+                            passedB: PassRate.passes(other), passRateA: result.passRate, passRateB: other.passRate))
         }
         for result in casesB where !pairedKeys.contains(key(result)) {
             unpaired.append(key(result))
@@ -113,11 +113,10 @@ public struct ABComparison: Codable, Sendable {
 }
 
 extension ABComparison.Side {
-    /// A side from its counts; the interval is Wilson 95 %.
+    /// A side from its counts (`PassRate`'s definition); the interval is Wilson 95 %.
     init(name: String, passes: Int, cases: Int) {
-        self.init(name: name, passes: passes, cases: cases,
-                  passRate: cases == 0 ? 0 : Double(passes) / Double(cases),
-                  interval: WilsonInterval(successes: passes, trials: cases))
+        let rate = PassRate(passing: passes, cases: cases)
+        self.init(name: name, passes: passes, cases: cases, passRate: rate.rate, interval: rate.interval)
     }
 }
 

@@ -85,7 +85,8 @@ public enum HTMLReport {
         writeFailures(run, into: &page)
         let groups = SuiteGroup.groups(run).filter { !$0.cases.isEmpty }
         let bars = groups.map { group -> SVGChart.RateBar in
-            let side = ABComparison.Side(name: group.title, passes: group.cases.filter(\.gateHolds).count, cases: group.cases.count)
+            let rate = PassRate(group.cases)
+            let side = ABComparison.Side(name: group.title, passes: rate.passing, cases: rate.cases)
             return SVGChart.RateBar(label: group.title, rate: side.passRate,
                                     interval: side.interval.lower...max(side.interval.lower, side.interval.upper),
                                     style: side.passes == side.cases ? "pass" : "fail")
