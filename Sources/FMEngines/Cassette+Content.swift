@@ -80,6 +80,9 @@ struct CassetteFormatError: Error, CustomStringConvertible {
     let message: String
 
     var description: String { "at \(path.isEmpty ? "/" : path): \(message)" }
+
+    /// The JSON pointer of the value holding `path` (a missing key has no location of its own).
+    var parent: String { path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "" }
 }
 
 private func field(_ content: GeneratedContent, _ key: String, at path: String) throws -> GeneratedContent {

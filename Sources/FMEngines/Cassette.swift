@@ -54,25 +54,32 @@ public struct Cassette: Codable, Sendable {
         return GeneratedContent(properties: members)
     }
 
-    /// Reads a cassette file; errors name the file and say what to do.
-    public static func load(path: String) throws -> Cassette {
+    /// Reads a cassette file; errors name the file (with line and column where the JSON is wrong) and say
+    /// what to do. `flag` is the flag that named the file, for the hint.
+    public static func load(path: String, flag: String = "--cassette") throws -> Cassette {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw Fault.invalidInput("cannot read cassette \(path); record one with --record \(path)")
+            throw Fault.invalidInput("\(flag) \(path): cannot read the cassette; record one with --record \(path)")
         }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Fault.invalidInput("\(path): the cassette is not UTF-8 text (\(flag))")
+        }
+        let cassette: Cassette
         do {
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw Fault.invalidInput("cassette \(path) is not UTF-8 text")
-            }
-            let cassette = try Cassette(content: try GeneratedContent(json: text))
-            guard cassette.cassette <= currentVersion else {
-                throw Fault.invalidInput("cassette \(path) has format version \(cassette.cassette); this fmeval reads up to \(currentVersion)")
-            }
-            return cassette
-        } catch let error as Fault {
-            throw error
-        } catch {
-            throw Fault.invalidInput("cassette \(path) is not a valid cassette: \(error)")
+            cassette = try Cassette(content: try GeneratedContent(json: text))
+        } catch let error as GeneratedContent.ParsingError {
+            throw Fault.invalidInput("\(path):\(error.line):\(error.column): \(error.message) (\(flag) reads a "
+                + "cassette written by --record or --cache; fix the JSON or delete the file)")
+        } catch let error as CassetteFormatError {
+            let location = (try? GeneratedContent.parseWithLocations(json: text).locations)
+                .flatMap { $0[error.path] ?? $0[error.parent] }.map { ":\($0)" } ?? ""
+            throw Fault.invalidInput("\(path)\(location): not a valid cassette \(error) (\(flag); fix it, or "
+                + "delete the file and record it again)")
         }
+        guard cassette.cassette <= currentVersion else {
+            throw Fault.invalidInput("\(path): cassette format version \(cassette.cassette); this fmeval reads up "
+                + "to \(currentVersion): update fmeval or record the cassette again (\(flag))")
+        }
+        return cassette
     }
 
     /// Writes the cassette as JSON indented by two spaces, atomically.

@@ -47,6 +47,9 @@ public enum TerminalText {
         if s.nondeterministic > 0 { parts.append("\(s.nondeterministic) nondeterministic") }
         parts.append("\(s.attempts) attempts")
         if s.reusedAttempts > 0 { parts.append("\(s.reusedAttempts) reused") }
+        if let cache = run.run.cache {
+            parts.append("\(cache.callsFromCache) of \(cache.callsFromCache + cache.callsRecorded) calls from cache")
+        }
         if let rate = s.cacheHitRate { parts.append(Fixed.format(rate * 100, 1) + "% of input tokens cached") }
         if let duration = run.run.durationMs { parts.append(Fixed.format(duration / 1000, 1) + " s") }
         return parts.joined(separator: ", ")

@@ -72,6 +72,8 @@ public struct RunInfo: Codable, Sendable {
     /// For a merged run, the ids of the runs merged into it (`fmeval merge`); a history that holds them
     /// keeps the merged run instead, so each case counts once. Absent for other runs and in older files.
     public var mergedFrom: [String]?
+    /// How `--cache FILE` answered this run's engine calls; absent without `--cache` and in older files.
+    public var cache: CacheUse?
 
     /// Creates run information.
     public init(id: String, startedAt: String, finishedAt: String? = nil, durationMs: Double? = nil,

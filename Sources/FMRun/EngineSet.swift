@@ -7,12 +7,14 @@ import FMSuite
 
 /// The engine providers a run needs, created up front so that a missing engine stops the run
 /// before anything executes; judges get theirs on demand.
-// @unchecked Sendable: `providers` is read and changed only under `lock`; `recorder` is set only in `init`.
+// @unchecked Sendable: `providers` is read and changed only under `lock`; `recorder` and `cache` are set only
+// in `init`.
 final class EngineSet: @unchecked Sendable {
     private let request: RunRequest
     private let lock = NSLock()
     private var providers: [EngineConfiguration: EngineProvider] = [:]
     private var recorder: CassetteRecorder?
+    private var cache: CassetteCache?
     /// The identity recorded in the fingerprint: the first case's engine.
     let primaryIdentity: EngineIdentity
     private let primary: EngineProvider?
@@ -26,9 +28,10 @@ final class EngineSet: @unchecked Sendable {
         }
         let recorded = configurations.filter { $0.name == RecordedTranscript.engineName }
         configurations.removeAll { $0.name == RecordedTranscript.engineName }
-        if request.record != nil && configurations.count > 1 {
-            let names = configurations.map(\.summary)
-            throw Fault.invalidInput("--record writes one engine's cassette, but these cases use \(names.joined(separator: ", ")); pick one with --engine")
+        for (flag, path) in [("--record", request.record), ("--cache", request.cache)] where path != nil {
+            guard configurations.count > 1 else { continue }
+            let names = configurations.map(\.summary).joined(separator: ", ")
+            throw Fault.invalidInput("\(flag) keeps one engine's cassette, but these cases use \(names); pick one with --engine")
         }
         for configuration in configurations {
             var provider = try request.provider ?? EngineRegistry.provider(for: configuration)
@@ -36,6 +39,11 @@ final class EngineSet: @unchecked Sendable {
                 let recording = CassetteRecorder(recording: provider, to: path)
                 recorder = recording
                 provider = recording
+            }
+            if let path = request.cache {
+                let caching = try CassetteCache(caching: provider, at: path)
+                cache = caching
+                provider = caching
             }
             providers[configuration] = provider
         }
@@ -82,6 +90,14 @@ final class EngineSet: @unchecked Sendable {
             let context = AttemptContext(caseID: item.id + "#judge", script: choice.script, attempt: 0)
             return try? providers[configuration]?.engine(for: context)
         }, workingDirectory: directory, commands: item.commands)
+    }
+
+    /// How the `--cache` file answered the run so far; nil without `--cache`.
+    var cacheUse: CacheUse? {
+        cache.map { cache in
+            let usage = cache.usage
+            return CacheUse(path: cache.path, callsFromCache: usage.fromCache, callsRecorded: usage.recorded)
+        }
     }
 
     /// Writes the `--record` cassette, when recording.

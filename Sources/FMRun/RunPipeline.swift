@@ -27,6 +27,8 @@ public struct RunRequest: Sendable {
     public var engineOptions: [String: GeneratedContent] = [:]
     /// `--record`: write every engine call to this cassette.
     public var record: String?
+    /// `--cache`: answer engine calls from this cassette, running and adding the ones it lacks.
+    public var cache: String?
     /// `--resume`: a results file or journal of an interrupted run.
     public var resume: String?
     /// `--last-failed` / `--retry-errors`: the earlier results whose cases are run again.
@@ -247,6 +249,7 @@ public enum RunPipeline {
         let runner = Runner(options: plan.options, provider: engines.provider(for:), environment: engines.environment(for:))
         let finished = try runner.run(pending, journal: journal, progress: progress, started: started)
         try engines.saveRecording()
+        info.cache = engines.cacheUse
         if let details = engines.primaryDetails { info.fingerprint.engineDetails = details }
         let all = carried + finished
         info.finishedAt = timestamp(Date())

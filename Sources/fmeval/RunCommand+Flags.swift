@@ -34,6 +34,11 @@ extension RunCommand {
         """)
     static let record = Flag("--record", .value("FILE"),
                              help: "record every engine call into a cassette for the replay engine")
+    static let cache = Flag("--cache", .value("FILE"), help: """
+        a record-through cache: answer each engine call recorded in FILE, run the
+        engine on a miss and add its answer to FILE (errors are not cached); one
+        engine per file. FILE is a cassette: --cassette FILE replays it fail-closed
+        """)
     static let cassette = Flag("--cassette", .value("FILE"), help:
                                "the cassette the replay engine plays (its `cassette` option; implies --engine replay)")
     static let resume = Flag("--resume", .value("FILE"), help: """
@@ -72,7 +77,7 @@ extension RunCommand {
         EngineFlags.table(default: "each suite's `engine:`, else \(EngineRegistry.defaultEngine)")
         + FlagTable(model, variant, repeatCount, jobs, filter, json, out)
         + ReportFlags.table(providing: [.results]) + ReportFlags.gateTable
-        + .oneOf(record, cassette) + .oneOf(resume, fresh, lastFailed, retryErrors)
+        + .oneOf(record, cassette, cache) + .oneOf(resume, fresh, lastFailed, retryErrors)
         + FlagTable(failFast, checkDeterminism, keepGoing, guideEnforcement, transcriptDialect, color)
         + ReportFlags.verbosityTable
         + HistoryFlags.table + ThroughputFlags.table)

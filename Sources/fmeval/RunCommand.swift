@@ -59,6 +59,7 @@ struct RunCommand: Command {
         let json = args.value(Self.json)
         let record = args.value(Self.record)
         let cassette = args.value(Self.cassette)
+        let cache = args.value(Self.cache)
         let resume = args.value(Self.resume)
         let lastFailed = args.optionalValue(Self.lastFailed)
         let retryErrors = args.value(Self.retryErrors)
@@ -84,13 +85,17 @@ struct RunCommand: Command {
         var reports = try ReportFlags.parse(args)
         let history = try HistoryFlags.parse(args, command: "run")
         let paths = args.positionals
-        if record != nil && cassette != nil {
-            throw Fault.invalidInput("run: --record and --cassette exclude each other; record with one run, replay with another")
+        let cassetteFlags = [(Self.record, record), (Self.cassette, cassette), (Self.cache, cache)]
+            .filter { $0.1 != nil }.map(\.0.name)
+        if cassetteFlags.count > 1 {
+            throw Fault.invalidInput("run: \(cassetteFlags.joined(separator: " and ")) exclude each other: --record "
+                + "records, --cassette replays fail-closed, --cache replays and records the misses; pick one")
         }
         if cassette != nil && engine != nil && engine != "replay" {
             throw Fault.invalidInput("run: --cassette is for --engine replay, not --engine \(engine!)")
         }
-        let pathFlags = [Self.out, Self.json, Self.record, Self.cassette, Self.resume, Self.retryErrors, Self.model]
+        let pathFlags = [Self.out, Self.json, Self.record, Self.cassette, Self.cache, Self.resume, Self.retryErrors,
+                         Self.model]
         if let empty = pathFlags.first(where: { args.value($0)?.isEmpty == true }) {
             throw Fault.invalidInput("run: \(empty.name) was given an empty path; give a path (nothing was run)")
         }
@@ -110,6 +115,7 @@ struct RunCommand: Command {
         request.filter = filter
         request.cassette = cassette
         request.record = record
+        request.cache = cache
         request.resume = resume
         request.arguments = arguments
         request.keepGoing = keepGoing
@@ -137,7 +143,10 @@ struct RunCommand: Command {
         let baseline = try reports.loadBaseline(historyFile: historyFile)
         let resultsFlag = json.map { "--json \($0)" } ?? retryErrors.map { "--retry-errors \($0)" } ?? "--out \(out)"
         let reportOutputs = reports.outputs.map { ($0.path, "\($0.format.flag) \($0.path)") }
-        let outputs = [(request.resultsPath, resultsFlag)] + reportOutputs + (record.map { [($0, "--record \($0)")] } ?? [])
+        let outputs = [(request.resultsPath, resultsFlag)] + reportOutputs
+            + [(record, Self.record), (cache, Self.cache)].compactMap { path, flag in
+                path.map { ($0, "\(flag.name) \($0)") }
+            }
         // Every empty path is refused before any folder is made for the others.
         for (path, flag) in outputs where path.isEmpty { try OutputPaths.check(path, flag: flag) }
         for (path, flag) in outputs { try OutputPaths.check(path, flag: flag) }
@@ -162,7 +171,12 @@ struct RunCommand: Command {
         let verdict = try reports.finish(
             result, baseline: baseline, history: history.context(for: result, store: store))
         if failFast { printNotRun(result, resultsPath: request.resultsPath) }
-        if reports.verbosity > .quiet { print("results: \(request.resultsPath)") }
+        if reports.verbosity > .quiet {
+            if let cache = result.run.cache {
+                print("cache: \(cache.path) (\(cache.callsFromCache) calls from it, \(cache.callsRecorded) recorded)")
+            }
+            print("results: \(request.resultsPath)")
+        }
         print(reports.closing(verdict))
         let invalid = RecordedCases.problems(of: plan.cases)
         if !invalid.isEmpty {
