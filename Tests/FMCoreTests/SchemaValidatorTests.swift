@@ -95,3 +95,26 @@ private func summary(_ violations: [Violation]) -> [String] {
     let violation = Violation(path: "/a", keyword: .enum, expected: ["x"], actual: "y", message: "/a is \"y\"")
     #expect(violation.content.jsonString == #"{"path":"/a","keyword":"enum","expected":["x"],"actual":"y","message":"/a is \"y\""}"#)
 }
+
+@Test func schemaMistakesTeachTheFormToWrite() throws {
+    func error(_ json: String) throws -> JSONFormatError {
+        do {
+            _ = try GenerationSchema(json: json)
+        } catch let error as JSONFormatError {
+            return error
+        }
+        throw JSONFormatError(path: "", message: "\(json) built")
+    }
+    let strings = try error(#"{"type": "object", "properties": {"a": {"anyOf": ["x", "y"]}}}"#)
+    #expect(strings.path == "/properties/a/anyOf")
+    #expect(strings.message.contains("a choice among fixed values is an `enum`"))
+    #expect(strings.example == ["type": "string", "enum": ["x", "y"]])
+    #expect(strings.description.hasSuffix(#", like: {"type":"string","enum":["x","y"]}"#))
+    let mapping = try error(#"{"anyOf": {"type": "integer"}}"#)
+    #expect(mapping.path == "/anyOf" && mapping.example == ["anyOf": [["type": "integer"]]])
+    let typed = try error(##"{"type": "string", "anyOf": [{"enum": ["a"]}, {"$ref": "#"}]}"##)
+    #expect(typed.path == "/anyOf" && typed.example == ["anyOf": [["type": "string", "enum": ["a"]], ["$ref": "#"]]])
+    let untyped = try error(#"{"type": "object", "properties": {"n": {"minimum": 1}}}"#)
+    #expect(untyped.path == "/properties/n" && untyped.message.contains("its keys describe a number"))
+    #expect(untyped.example == ["type": "number", "minimum": 1])
+}
