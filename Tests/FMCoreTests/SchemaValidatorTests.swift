@@ -96,6 +96,26 @@ private func summary(_ violations: [Violation]) -> [String] {
     #expect(violation.content.jsonString == #"{"path":"/a","keyword":"enum","expected":["x"],"actual":"y","message":"/a is \"y\""}"#)
 }
 
+@Test func aChoiceViolationNamesTheAllowedValues() throws {
+    let guide = try GenerationSchema(json: #"""
+        {"type": "object", "properties": {
+          "label": {"anyOf": [{"type": "string", "enum": ["positive"]}, {"type": "string", "enum": ["negative"]},
+                              {"type": "string", "enum": ["neutral"]}]},
+          "plain": {"type": "string", "enum": ["positive", "negative", "neutral"]},
+          "stars": {"type": "integer", "enum": [1, 3, 5]},
+          "city": {"type": "string", "enum": ["London", "New York", "Washington, D.C."]}}}
+        """#)
+    let found = SchemaValidator.violations(of: try GeneratedContent(json: #"""
+        {"label": "maybe", "plain": "maybe", "stars": 4, "city": "Paris"}
+        """#), against: guide)
+    #expect(summary(found) == ["/label anyOf", "/plain enum", "/stars anyOf", "/city enum"])
+    #expect(found[0].message == #"/label is "maybe", which is not one of: positive, negative, neutral"#)
+    #expect(found[0].expected == ["positive", "negative", "neutral"])
+    #expect(found[1].message == #"/plain is "maybe", which is not one of: positive, negative, neutral"#)
+    #expect(found[2].message == "/stars is 4, which is not one of: 1, 3, 5" && found[2].expected == [1, 3, 5])
+    #expect(found[3].message == #"/city is "Paris", which is not one of: London, New York, "Washington, D.C.""#)
+}
+
 @Test func schemaMistakesTeachTheFormToWrite() throws {
     func error(_ json: String) throws -> JSONFormatError {
         do {
