@@ -192,3 +192,17 @@ private func expectOnlyDiagnostic(_ text: String, file: String = "s.yaml", line:
     #expect(reader.isUnreadable(root) && reader.isUnreadable(entry.value))
     #expect(!reader.isUnreadable(try #require(root["d"])))
 }
+
+@Test func theDocumentedRequiredLoopIdiomIsAValidSuite() throws {
+    let doc = try String(contentsOf: suitePackageRoot.appendingPathComponent("docs/suite-format.md"), encoding: .utf8)
+    let section = try #require(doc.range(of: "### The required-mode loop"))
+    let start = try #require(doc.range(of: "```yaml\n", range: section.upperBound..<doc.endIndex))
+    let end = try #require(doc.range(of: "\n```", range: start.upperBound..<doc.endIndex))
+    let example = String(doc[start.upperBound..<end.lowerBound])
+    for idiom in ["toolCallingMode: required", "maxToolCalls: 2", "- error: toolCallLimitExceeded", "- toolCalls:"] {
+        #expect(example.contains(idiom), "the documented idiom does not show \(idiom)")
+    }
+    let (suite, diagnostics) = loadSuite(example)
+    #expect(diagnostics.isEmpty, "\(diagnostics)")
+    #expect(suite?.expanded().first?.options.toolCallingMode == .required)
+}
