@@ -52,7 +52,7 @@ extension GenerationSchema {
         do {
             try self.init(content: content)
         } catch let error as JSONFormatError {
-            throw JSONFormatError(path: path + error.path, message: error.message)
+            throw JSONFormatError(path: path + error.path, message: error.message, example: error.example)
         } catch let error as SchemaError {
             throw error.rebased(under: path)
         }
@@ -144,12 +144,13 @@ enum SchemaNodeDecoder {
             let text = try ObjectReader.string(reference, at: reader.path("$ref"), "the $ref")
             return GenerationSchema.Node(.reference(try referenceName(text, at: reader.path("$ref"))), title: title, description: description)
         }
-        if let choices = try reader.optionalArray("anyOf", "the anyOf choices") {
+        if let choices = try anyOfChoices(reader, content) {
             try reader.rejectUnknownKeys(["anyOf"] + annotationKeys + rootKeys, in: "an anyOf schema")
             let nodes = try choices.enumerated().map { try child($0.element, at: jsonPointer(reader.path("anyOf"), String($0.offset)), collector) }
             return GenerationSchema.Node(.anyOf(nodes), title: title, description: description)
         }
-        let type = try reader.string("type", "the JSON type: object, string, integer, number, boolean, null or array; or use $ref or anyOf")
+        guard reader.optional("type") != nil else { throw missingType(content, at: reader.path) }
+        let type = try reader.string("type", "the JSON type: \(typeWords); or use $ref or anyOf")
         guard let typeKeys = keysByType[type] else {
             throw JSONFormatError(path: reader.path("type"), message: "unknown type \"\(type)\"; use object, string, integer, number, boolean, null or array")
         }

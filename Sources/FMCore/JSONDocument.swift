@@ -44,7 +44,7 @@ public struct JSONDocument: Sendable {
         do {
             return try read(content)
         } catch let error as JSONFormatError {
-            throw JSONDocumentError(file: file, location: location(of: error.path), pointer: error.path, message: error.message)
+            throw JSONDocumentError(file: file, location: location(of: error.path), pointer: error.path, message: error.teachingMessage)
         } catch let error as SchemaError {
             throw JSONDocumentError(file: file, location: location(of: error.path), pointer: nil, message: error.description)
         }

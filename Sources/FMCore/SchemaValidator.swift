@@ -124,8 +124,8 @@ private struct ValidationWalk {
         case .string(let string):
             guard let text = value.stringValue else { return typeMismatch(value, "string", path) }
             if let choices = string.choices, !choices.contains(text) {
-                report(path, .enum, expected: GeneratedContent(choices.map { GeneratedContent($0) }), actual: value,
-                       "is \(value.jsonString), which is not one of \(choices.map(GeneratedContent.quoted).joined(separator: ", "))")
+                let allowed = choices.map { GeneratedContent($0) }
+                report(path, .enum, expected: GeneratedContent(allowed), actual: value, notOneOf(value, allowed))
             }
             if let pattern = string.pattern, !(compiled(pattern)?.matches(text) ?? false) {
                 report(path, .pattern, expected: GeneratedContent(pattern), actual: value,
@@ -174,12 +174,46 @@ private struct ValidationWalk {
             if inner.found.isEmpty { return }
             if closest == nil || inner.found.count < closest!.violations.count { closest = (position, inner.found) }
         }
+        if let allowed = allowedValues(choices) {
+            return report(path, .anyOf, expected: GeneratedContent(allowed), actual: value, notOneOf(value, allowed))
+        }
         let names = choices.map { GeneratedContent(choiceName($0)) }
         var message = "matches none of the \(choices.count) anyOf choices"
         if let closest, let first = closest.violations.first {
             message += "; the closest, \(choiceName(choices[closest.index])), fails with: \(first.message)"
         }
         report(path, .anyOf, expected: GeneratedContent(names), actual: value, message)
+    }
+
+    /// The values an `anyOf` allows when every choice is a list of fixed values (string `enum`s, as
+    /// Foundation Models writes an `.anyOf` guide, or the single-value ranges of a number `enum`); nil otherwise.
+    func allowedValues(_ choices: [GenerationSchema.Node]) -> [GeneratedContent]? {
+        var values: [GeneratedContent] = []
+        for choice in choices {
+            switch schema.resolve(choice)?.kind {
+            case .string(let string)? where string.pattern == nil:
+                guard let choices = string.choices else { return nil }
+                values += choices.map { GeneratedContent($0) }
+            case .integer(let bounds)?, .number(let bounds)?:
+                guard let minimum = bounds.minimum, bounds.maximum == minimum else { return nil }
+                values.append(GenerationSchema.NumberBounds.content(minimum, exact: bounds.exactMinimum))
+            default:
+                return nil
+            }
+        }
+        return values.isEmpty ? nil : values
+    }
+
+    /// `is "maybe", which is not one of: positive, negative, neutral` (a value that would read ambiguously
+    /// in the list, such as one with a comma, is quoted).
+    func notOneOf(_ value: GeneratedContent, _ allowed: [GeneratedContent]) -> String {
+        let shown = allowed.map { choice -> String in
+            guard let text = choice.stringValue else { return choice.jsonString }
+            let plain = !text.isEmpty && !text.contains(",") && !text.contains("\"") && text.first != " "
+                && text.last != " "
+            return plain ? text : choice.jsonString
+        }
+        return "is \(value.jsonString), which is not one of: \(shown.joined(separator: ", "))"
     }
 
     func choiceName(_ node: GenerationSchema.Node) -> String {

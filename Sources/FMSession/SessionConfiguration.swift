@@ -131,8 +131,10 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case .toolCallLimitExceeded(let limit, let tool, true):
             return "toolCallingMode required forces a tool call on every model turn, so the model can never answer: "
                 + "the loop guard stopped it after maxToolCalls (\(limit)) calls for one prompt (last: \(tool)). "
-                + "On the device this session would have looped without end. Use toolCallingMode allowed when the model "
-                + "must answer after calling tools"
+                + "On the device this session would have looped without end. To test which tools the model calls, keep "
+                + "required and make this loop the expected end: set maxToolCalls to the calls to check and expect "
+                + "`error: toolCallLimitExceeded` beside `toolCalls` (docs/suite-format.md, \"The required-mode loop\"); "
+                + "a case where the model must answer after calling tools needs toolCallingMode allowed"
         case .toolCallLimitExceeded(let limit, let tool, false):
             return "the model called tools more than maxToolCalls (\(limit)) times for one prompt (last: \(tool)); "
                 + "the loop was stopped. Raise maxToolCalls if the trajectory is legitimate"

@@ -1,7 +1,7 @@
 import Foundation
 import FMCore
 
-/// `fmeval init [DIR] [--force] [--shards N]`: write a commented starter suite, its dataset and a CI workflow.
+/// `fmeval init [DIR] [--force] [--shards N]`: write commented starter suites, a dataset and a CI workflow.
 struct InitCommand: Command {
     static let path = ["init"]
     static let summary = "Write a starter suite, its dataset and a GitHub Actions workflow"
@@ -16,6 +16,7 @@ struct InitCommand: Command {
 
     Writes into DIR (default: the current folder):
       suites/example.yaml            a suite commented key by key; it runs on the embedded model and passes
+      suites/tools.yaml              a tool-calling suite: toolCallingMode required and the loop's expected end
       datasets/example.jsonl         more cases for it, one JSON object per line
       .github/workflows/fmeval.yml   a GitHub Actions workflow for GitHub-hosted Linux runners, in the official
                                      Swift container: builds fmeval from the repository variables

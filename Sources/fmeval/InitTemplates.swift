@@ -5,6 +5,7 @@ enum InitTemplates {
     static func files(ci: InitCITarget) -> [(path: String, text: String)] {
         [
             ("suites/example.yaml", suite),
+            ("suites/tools.yaml", toolsSuite),
             ("datasets/example.jsonl", dataset),
             (".github/workflows/fmeval.yml", GitHubWorkflowTemplate.text(for: ci)),
         ]
@@ -61,6 +62,47 @@ enum InitTemplates {
         expect:
           - oneOf: [negative, neutral]
           - not: { equals: positive }
+
+    """
+
+    /// A tool-calling suite that runs on the embedded engine and passes: the `required` loop idiom, with the
+    /// expectation it needs.
+    static let toolsSuite = """
+    # Tool calling, as the device does it. With toolCallingMode required the model must call a tool on
+    # every turn, so after each tool output it calls again and never answers: on the device the session
+    # loops forever. fmeval's loop guard (maxToolCalls) ends that loop with the error
+    # toolCallLimitExceeded, so a case that checks which tool the model picks expects that error as its
+    # end, beside the toolCalls it checks. (A case where the model must answer after calling tools uses
+    # toolCallingMode allowed instead.) Every key is described in docs/suite-format.md.
+    suite: tools
+    description: Route weather questions to the weather tool.
+
+    instructions: |
+      You can ONLY call getCityInfo for London, Paris and New York.
+
+    # maxToolCalls: how many calls the loop guard lets through before it ends the prompt.
+    options: { sampling: greedy, maximumResponseTokens: 96, toolCallingMode: required, maxToolCalls: 2 }
+
+    tools:
+      - name: getCityInfo
+        description: Get the weather in a city.
+        arguments:                   # a GenerationSchema: the grammar keeps the call's arguments inside it
+          type: object
+          properties:
+            city: { type: string, enum: [London, New York, Paris] }
+          required: [city]
+        outputs:                     # the first rule whose `when` matches the call answers it
+          - when: { city: Paris }
+            output: "Paris: sunny, 21°C."
+          - output: "No data for this city."
+
+    cases:
+      - id: paris
+        prompt: What's the weather in Paris?
+        expect:
+          - error: toolCallLimitExceeded    # the loop's end under required: the guard stopped it
+          - toolCalls:                      # the calls the model made before that, in order
+              ordered: [ { name: getCityInfo, arguments: { city: Paris } } ]
 
     """
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-private let starterFiles = ["suites/example.yaml", "datasets/example.jsonl", ".github/workflows/fmeval.yml"]
+private let starterFiles = ["suites/example.yaml", "suites/tools.yaml", "datasets/example.jsonl", ".github/workflows/fmeval.yml"]
 
 @Test func initWritesAStarterThatValidatesAndPassesOnTheEmbeddedModel() throws {
     let folder = try temporaryFolder()
@@ -16,10 +16,10 @@ private let starterFiles = ["suites/example.yaml", "datasets/example.jsonl", ".g
     let project = folder.appendingPathComponent("project")
     let validate = try runFMEval(["validate", "suites"], directory: project)
     #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
-    #expect(validate.stdout.contains("1 suite, 4 cases, 0 errors"), "\(validate.stdout)")
+    #expect(validate.stdout.contains("2 suites, 5 cases, 0 errors"), "\(validate.stdout)")
     let run = try runFMEval(["run", "suites", "--html", "reports/report.html"], environment: ["CI": "true"], directory: project)
-    #expect(run.status == 0, "the starter suite passes on the embedded model: \(run.stdout)\(run.stderr)")
-    #expect(run.stdout.contains("4 cases, 4 passed"), "\(run.stdout)")
+    #expect(run.status == 0, "the starter suites pass on the embedded model: \(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("5 cases, 5 passed"), "\(run.stdout)")
     #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("reports/report.html").path))
 }
 
@@ -65,4 +65,16 @@ private let starterFiles = ["suites/example.yaml", "datasets/example.jsonl", ".g
     #expect(schema["additionalProperties"] as? Bool == false)
     let extra = try runFMEval(["schema", "suite", "out.json"])
     #expect(extra.status == 2 && extra.stderr.contains("fmeval schema suite > suite.schema.json"))
+}
+
+@Test func initWritesAToolSuiteShowingTheRequiredLoopIdiom() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    #expect(try runFMEval(["init"], directory: folder).status == 0)
+    let suite = try String(contentsOf: folder.appendingPathComponent("suites/tools.yaml"), encoding: .utf8)
+    for idiom in ["toolCallingMode: required", "maxToolCalls: 2", "- error: toolCallLimitExceeded", "- toolCalls:"] {
+        #expect(suite.contains(idiom), "suites/tools.yaml does not show \(idiom)")
+    }
+    let validate = try runFMEval(["validate", "suites/tools.yaml"], directory: folder)
+    #expect(validate.status == 0 && validate.stdout.contains("1 suite, 1 case, 0 errors"), "\(validate.stdout)")
 }

@@ -161,7 +161,7 @@ func initWritesAWorkflowThatBuildsFmevalInTheSwiftContainerAndRunsAsWritten() th
     #expect(run["run"] as? String
             == ".fmeval/bin/fmeval run suites --junit reports/junit.xml --html reports/report.html")
     let validate = try runStep(try workflow.step("eval", "Validate the suites"), in: project)
-    #expect(validate.status == 0 && validate.stdout.contains("1 suite, 4 cases, 0 errors"), "\(validate.stdout)")
+    #expect(validate.status == 0 && validate.stdout.contains("2 suites, 5 cases, 0 errors"), "\(validate.stdout)")
     let ran = try runStep(run, in: project)
     #expect(ran.status == 0, "\(ran.stdout)\(ran.stderr)")
     let hash = try Results(path: project.appendingPathComponent("reports/results.json").path).document
@@ -184,7 +184,7 @@ func initShardsWritesABuildJobAShardMatrixAndAMergeThatRunAsWritten() throws {
     let written = try runFMEval(["init", "--shards", "4"], directory: folder)
     #expect(written.status == 0, "\(written.stderr)")
     let validate = try runFMEval(["validate", "suites"], directory: folder)
-    #expect(validate.status == 0 && validate.stdout.contains("1 suite, 4 cases, 0 errors"), "\(validate.stdout)")
+    #expect(validate.status == 0 && validate.stdout.contains("2 suites, 5 cases, 0 errors"), "\(validate.stdout)")
     let workflow = try Workflow(folder.appendingPathComponent(".github/workflows/fmeval.yml"))
     #expect(Set(workflow.jobs.keys) == ["build", "eval", "report"])
     try expectCommonShape(workflow)
@@ -233,7 +233,7 @@ func initShardsWritesABuildJobAShardMatrixAndAMergeThatRunAsWritten() throws {
                                      to: reportJob.appendingPathComponent("shards"))
     let merged = try runStep(try workflow.step("report", "Merge the shards"), in: reportJob)
     #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
-    #expect(merged.stdout.contains("4 cases, 4 passed"), "\(merged.stdout)")
+    #expect(merged.stdout.contains("5 cases, 5 passed"), "\(merged.stdout)")
     let junit = try String(contentsOf: reportJob.appendingPathComponent("reports/junit.xml"), encoding: .utf8)
     #expect(junit.contains(#"tests="4""#), "\(junit)")
     let uploaded = (with(try workflow.step("report", "Upload the reports"))["path"] as? String ?? "")

@@ -27,9 +27,9 @@ import Testing
     let result = try runFMEval(["validate", suite.path])
     let output = result.stdout + result.stderr
     #expect(result.status == 2, "\(output)")
-    #expect(output.contains("tools.yaml:10:38"), "format: \(output)")
-    #expect(output.contains("tools.yaml:11:43"), "default: \(output)")
-    #expect(output.contains("tools.yaml:13:16"), "free-form object: \(output)")
+    #expect(output.contains("tools.yaml:10:30"), "format, at its key: \(output)")
+    #expect(output.contains("tools.yaml:11:34"), "default, at its key: \(output)")
+    #expect(output.contains("tools.yaml:13:9"), "free-form object, at its property's key: \(output)")
     #expect(output.contains("no \"default\"") && output.contains("no \"format\"") && output.contains("free-form object"))
     #expect(output.contains("offers no choices"), "the empty enum is reported too: \(output)")
     #expect(!output.contains("stars"), "an integer enum is accepted: \(output)")

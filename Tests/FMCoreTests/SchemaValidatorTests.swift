@@ -95,3 +95,46 @@ private func summary(_ violations: [Violation]) -> [String] {
     let violation = Violation(path: "/a", keyword: .enum, expected: ["x"], actual: "y", message: "/a is \"y\"")
     #expect(violation.content.jsonString == #"{"path":"/a","keyword":"enum","expected":["x"],"actual":"y","message":"/a is \"y\""}"#)
 }
+
+@Test func aChoiceViolationNamesTheAllowedValues() throws {
+    let guide = try GenerationSchema(json: #"""
+        {"type": "object", "properties": {
+          "label": {"anyOf": [{"type": "string", "enum": ["positive"]}, {"type": "string", "enum": ["negative"]},
+                              {"type": "string", "enum": ["neutral"]}]},
+          "plain": {"type": "string", "enum": ["positive", "negative", "neutral"]},
+          "stars": {"type": "integer", "enum": [1, 3, 5]},
+          "city": {"type": "string", "enum": ["London", "New York", "Washington, D.C."]}}}
+        """#)
+    let found = SchemaValidator.violations(of: try GeneratedContent(json: #"""
+        {"label": "maybe", "plain": "maybe", "stars": 4, "city": "Paris"}
+        """#), against: guide)
+    #expect(summary(found) == ["/label anyOf", "/plain enum", "/stars anyOf", "/city enum"])
+    #expect(found[0].message == #"/label is "maybe", which is not one of: positive, negative, neutral"#)
+    #expect(found[0].expected == ["positive", "negative", "neutral"])
+    #expect(found[1].message == #"/plain is "maybe", which is not one of: positive, negative, neutral"#)
+    #expect(found[2].message == "/stars is 4, which is not one of: 1, 3, 5" && found[2].expected == [1, 3, 5])
+    #expect(found[3].message == #"/city is "Paris", which is not one of: London, New York, "Washington, D.C.""#)
+}
+
+@Test func schemaMistakesTeachTheFormToWrite() throws {
+    func error(_ json: String) throws -> JSONFormatError {
+        do {
+            _ = try GenerationSchema(json: json)
+        } catch let error as JSONFormatError {
+            return error
+        }
+        throw JSONFormatError(path: "", message: "\(json) built")
+    }
+    let strings = try error(#"{"type": "object", "properties": {"a": {"anyOf": ["x", "y"]}}}"#)
+    #expect(strings.path == "/properties/a/anyOf")
+    #expect(strings.message.contains("a choice among fixed values is an `enum`"))
+    #expect(strings.example == ["type": "string", "enum": ["x", "y"]])
+    #expect(strings.description.hasSuffix(#", like: {"type":"string","enum":["x","y"]}"#))
+    let mapping = try error(#"{"anyOf": {"type": "integer"}}"#)
+    #expect(mapping.path == "/anyOf" && mapping.example == ["anyOf": [["type": "integer"]]])
+    let typed = try error(##"{"type": "string", "anyOf": [{"enum": ["a"]}, {"$ref": "#"}]}"##)
+    #expect(typed.path == "/anyOf" && typed.example == ["anyOf": [["type": "string", "enum": ["a"]], ["$ref": "#"]]])
+    let untyped = try error(#"{"type": "object", "properties": {"n": {"minimum": 1}}}"#)
+    #expect(untyped.path == "/properties/n" && untyped.message.contains("its keys describe a number"))
+    #expect(untyped.example == ["type": "number", "minimum": 1])
+}

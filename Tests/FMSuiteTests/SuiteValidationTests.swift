@@ -35,7 +35,7 @@ import Testing
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    variants: [fast]\n", 3, 5, "names variant 'fast'"),
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    generating: { enum: [] }\n", 5, 25, "at least one value"),
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    generating: strng\n", 5, 17, "did you mean 'string'?"),
-    ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    generating: { schema: { type: object, properties: { a: { $ref: '#/$defs/Nope' } } } }\n", 5, 68, "undefined"),
+    ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    generating: { schema: { type: object, properties: { a: { $ref: '#/$defs/Nope' } } } }\n", 5, 62, "undefined"),
     ("suite: x\noptions: { temprature: 1 }\ncases:\n  - id: a\n    prompt: hi\n", 2, 12, "did you mean 'temperature'?"),
     ("suite: x\noptions: { toolCallingMode: sometimes }\ncases:\n  - id: a\n    prompt: hi\n", 2, 29, "unknown toolCallingMode"),
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    gate: { minPassRate: 2 }\n", 5, 11, "between 0 and 1"),

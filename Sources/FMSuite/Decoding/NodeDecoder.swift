@@ -142,7 +142,7 @@ struct NodeDecoderImpl: Decoder {
         if type == GenerationSchema.self {
             let content = try NodeDecoding.content(of: node)
             do { return try GenerationSchema(content: content) as! T } catch {
-                throw Diagnostic(node.location, "schema does not build: \(error)")
+                throw SuiteReader.schemaDiagnostic(error, in: node, "schema").diagnostic
             }
         }
         return try T(from: self)

@@ -74,7 +74,7 @@ public enum SuiteLoader {
         let reader = SuiteReader(file: file, registry: registry)
         reader.guideEnforcementOverride = guideEnforcement
         let suite = reader.suite(root, file: file)
-        return (suite, ordered(reader.diagnostics), ordered(reader.warnings))
+        return (suite, ordered(reader.reportedDiagnostics), ordered(reader.warnings))
     }
 
     private static func read(file: String, guideEnforcement: GuideEnforcement? = nil,

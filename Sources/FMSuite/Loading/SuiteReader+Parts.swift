@@ -7,7 +7,14 @@ extension SuiteReader {
 
     /// A GenerationSchema written inline, or a path to a `.json`/`.yaml` file holding one; `sentToDevice`
     /// (a response or tool-arguments schema) also records what the device's decoder would refuse in it.
+    /// A schema that does not build marks `node` unreadable, so checks that need the schema skip it.
     func schema(_ node: YAMLNode, _ what: String, sentToDevice: Bool = false) -> GenerationSchema? {
+        let schema = readSchema(node, what, sentToDevice: sentToDevice)
+        if schema == nil { markUnreadable(node) }
+        return schema
+    }
+
+    private func readSchema(_ node: YAMLNode, _ what: String, sentToDevice: Bool) -> GenerationSchema? {
         var source = node
         if case .string(let path)? = node.scalar?.value {
             guard let parsed = parseFile(path, at: node, what: what) else { return nil }
@@ -28,20 +35,15 @@ extension SuiteReader {
         return nil
     }
 
-    /// One problem of a schema read from `source`, at the node its JSON path names.
-    private func reportSchemaProblem(_ problem: Error, in source: YAMLNode, _ what: String) {
-        switch problem {
-        case let error as JSONFormatError:
-            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what): \(error.message)"))
-        case let error as SchemaError:
-            diagnostics.append(Diagnostic(SuiteReader.node(at: error.path, in: source).location, "\(what) does not build: \(error)"))
-        default:
-            report(source, "\(what) does not build: \(problem)")
-        }
+    /// `generating:` — a type name, `{enum: [...]}`, `{type: NAME}` or `{schema: inline-or-file}`; one that
+    /// cannot be read marks `node` unreadable, so a case's `constraints` do not also report free text.
+    func generating(_ node: YAMLNode) -> GenerationSchema? {
+        let schema = readGenerating(node)
+        if schema == nil { markUnreadable(node) }
+        return schema
     }
 
-    /// `generating:` — a type name, `{enum: [...]}`, `{type: NAME}` or `{schema: inline-or-file}`.
-    func generating(_ node: YAMLNode) -> GenerationSchema? {
+    private func readGenerating(_ node: YAMLNode) -> GenerationSchema? {
         let types = ["string", "integer", "number", "boolean"]
         if let scalar = node.scalar {
             guard types.contains(scalar.text) else {
@@ -66,7 +68,7 @@ extension SuiteReader {
             let content = GeneratedContent(properties: [("type", "string"), ("enum", GeneratedContent(values.map { GeneratedContent($0) }))])
             return schema(from: content, at: choices, "generating.enum")
         }
-        if let type = keys["type"] { return generating(type) }
+        if let type = keys["type"] { return readGenerating(type) }
         return keys["schema"].flatMap { schema($0, "generating.schema", sentToDevice: true) }
     }
 

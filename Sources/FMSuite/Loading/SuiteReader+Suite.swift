@@ -177,6 +177,7 @@ extension SuiteReader {
             script: keys["script"].flatMap { script($0) }, knownIssue: known?.issue, knownIssueVariants: known?.variants,
             knownIssueNode: keys["knownIssue"], images: keys["images"].map { images($0) } ?? [], location: node.location)
         item.transcriptEdits = transcriptEdits
+        item.generatingNode = keys["generating"]
         item.reproduce = reproduce
         // Keep a case with problems when it has an id, so duplicate ids and references are still checked.
         return diagnostics.count == before || id != nil ? item : nil
@@ -246,7 +247,9 @@ extension SuiteReader {
                     diagnostics.append(Diagnostic(item.location, "variant '\(variant.name)' prompt uses {{\(placeholder)}}, but case '\(item.id)' has no vars.\(placeholder)"))
                 }
             }
-            if item.recorded?.problem == nil, (item.generating ?? item.recorded?.lastPrompt?.responseFormat?.schema ?? suite.generating) == nil,
+            let unreadSchema = [item.generatingNode, root["generating"]].contains { $0.map(isUnreadable) ?? false }
+            if item.recorded?.problem == nil, !unreadSchema,
+               (item.generating ?? item.recorded?.lastPrompt?.responseFormat?.schema ?? suite.generating) == nil,
                (suite.defaults.expect + item.expect).contains(where: \.needsRequestedSchema) {
                 let cause = item.recorded == nil ? "it generates free text; add 'generating:' or" : "its transcript's last prompt has no responseFormat;"
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' checks constraints against the requested schema, but \(cause) give the constraints a 'schema'"))

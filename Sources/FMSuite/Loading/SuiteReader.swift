@@ -23,6 +23,12 @@ final class SuiteReader {
     /// `--guide-enforcement`: the profile every case runs under, over the suite's own.
     var guideEnforcementOverride: GuideEnforcement?
 
+    /// Nodes whose value could not be read, each with the one report made at its root (nil for a node
+    /// marked because something it names failed, such as a schema file): any other problem found inside a
+    /// reported node is a follow-on of that report and is left out (`reportedDiagnostics`), and checks that
+    /// need the value of a node holding one skip it (`isUnreadable`).
+    var unreadable: [(extent: NodeExtent, report: Diagnostic?)] = []
+
     /// `allowLinksOutsideSuite: true`: referenced files may be symbolic links leaving the suite's folder.
     var allowsLinksOutside = false
     /// The expectation kinds `expect:` may name.
@@ -38,6 +44,35 @@ final class SuiteReader {
     }
 
     func report(_ list: DiagnosticList) { diagnostics.append(contentsOf: list.diagnostics) }
+
+    /// Reports `message` once for the whole of `node`, at `key` (its mapping key) when given, and marks the
+    /// node unreadable: problems found under it later are follow-ons of this one.
+    func reportUnreadable(_ node: YAMLNode, key: YAMLNode? = nil, _ message: String) {
+        let diagnostic = Diagnostic((key ?? node).location, message)
+        diagnostics.append(diagnostic)
+        unreadable.append((NodeExtent(node, key: key), diagnostic))
+    }
+
+    /// Marks `node` unreadable without a report of its own (its problems were reported where they are).
+    func markUnreadable(_ node: YAMLNode) {
+        unreadable.append((NodeExtent(node), nil))
+    }
+
+    /// Whether `node`'s value, or any part of it, could not be read (or it lies in a node that could not).
+    func isUnreadable(_ node: YAMLNode) -> Bool {
+        let extent = NodeExtent(node)
+        return unreadable.contains { extent.overlaps($0.extent) }
+    }
+
+    /// The problems without follow-ons: a problem inside a reported unreadable node is left out, unless it is
+    /// that node's own report.
+    var reportedDiagnostics: [Diagnostic] {
+        diagnostics.filter { diagnostic in
+            !unreadable.contains {
+                $0.report != nil && $0.report != diagnostic && $0.extent.contains(diagnostic.location)
+            }
+        }
+    }
 
     // MARK: - Shapes
 

@@ -151,4 +151,6 @@ public struct SuiteCase: Sendable {
     public var location: SourceLocation
     /// The recorded transcript the case scores (a suite's `transcripts:`); nil for live cases.
     public var recorded: RecordedTranscript? = nil
+    /// The `generating:` node, for checks that need to know whether it could be read.
+    var generatingNode: YAMLNode? = nil
 }
