@@ -143,19 +143,6 @@ extension TerminalText {
     /// verdict line green when the gate holds, red when it fails.
     public static func styledClosing(_ verdict: GateVerdict, verbosity: Verbosity = .normal,
                                      style: TerminalStyle) -> String {
-        closing(verdict, verbosity: verbosity).split(separator: "\n", omittingEmptySubsequences: false).map { raw in
-            let line = style.fit(String(raw))
-            guard style.colors else { return line }
-            if raw == verdict.line { return style.paint(line, verdict.holds ? .green : .red) }
-            let labels: [(String, TerminalStyle.Paint)] = [("  FAIL ", .red), ("  REGRESSED ", .red), ("  NEW FAIL ", .red),
-                                                           ("  ERROR ", .yellow), ("  NONDET ", .yellow)]
-            for (label, paint) in labels where line.hasPrefix(label) {
-                let body = line.dropFirst(label.count)
-                let reason = body.range(of: " — ").map { String(body[$0.lowerBound...]) } ?? ""
-                let name = style.paint(label.trimmingCharacters(in: .whitespaces), paint)
-                return "  " + name + " " + String(body.dropLast(reason.count)) + style.paint(reason, .dim)
-            }
-            return line
-        }.joined(separator: "\n")
+        closingLines(verdict, verbosity: verbosity).map { $0.styled(style) }.joined(separator: "\n")
     }
 }

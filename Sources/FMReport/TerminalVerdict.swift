@@ -5,19 +5,24 @@ extension TerminalText {
     /// first) with its reason, the old failures under `--fail-on-regression` (counted only with `-q`), and
     /// the verdict line.
     public static func closing(_ verdict: GateVerdict, verbosity: Verbosity = .normal) -> String {
-        var lines = [counts(verdict.results)]
+        closingLines(verdict, verbosity: verbosity).map(\.plain).joined(separator: "\n")
+    }
+
+    /// The closing block as parts, so the plain and the coloured output show the same facts.
+    static func closingLines(_ verdict: GateVerdict, verbosity: Verbosity) -> [ClosingLine] {
+        var lines = [ClosingLine.text(counts(verdict.results))]
         let failing = verdict.failing
         if !failing.isEmpty {
-            lines.append("\(cases(failing.count)) failing the gate:")
-            lines += failing.map { "  \(verdict.label($0)) \(reasonLine($0))" }
+            lines.append(.text("\(cases(failing.count)) failing the gate:"))
+            lines += failing.map { .failingCase(label: verdict.label($0), result: $0) }
         }
         let old = verdict.oldFailures
         if !old.isEmpty && verbosity > .quiet {
-            lines.append("\(cases(old.count)) still failing as in the baseline (not failing the gate):")
-            lines += old.map { "  FAIL \(reasonLine($0))" }
+            lines.append(.text("\(cases(old.count)) still failing as in the baseline (not failing the gate):"))
+            lines += old.map { .failingCase(label: "FAIL", result: $0) }
         }
-        lines.append(verdict.line)
-        return lines.joined(separator: "\n")
+        lines.append(.verdict(verdict.line, holds: verdict.holds))
+        return lines
     }
 
     /// What a run prints between its case lines and its closing block: the A/B comparisons, the baseline
@@ -55,10 +60,46 @@ extension TerminalText {
             + shown + " (-v lists when each started; 'fmeval history trend CASE' shows one)"
     }
 
-    /// `ID — REASON`: a case of the closing block on one line, its reason given here only.
-    private static func reasonLine(_ result: CaseResult) -> String {
-        "\(oneLine(result.id)) — \(oneLine(CaseSummaryText.headline(result)))"
+    private static func cases(_ count: Int) -> String { "\(count) case\(count == 1 ? "" : "s")" }
+}
+
+/// One line of the closing block.
+enum ClosingLine {
+    /// A line of text (the counts, a heading).
+    case text(String)
+    /// A case that fails (the gate, or its own gate under a baseline): `  LABEL ID — REASON`.
+    case failingCase(label: String, result: CaseResult)
+    /// The verdict, last.
+    case verdict(String, holds: Bool)
+
+    /// The line without colour.
+    var plain: String {
+        switch self {
+        case .text(let text), .verdict(let text, _): return text
+        case .failingCase(let label, let result): return "  \(label) \(Self.id(result)) — \(Self.reason(result))"
+        }
     }
 
-    private static func cases(_ count: Int) -> String { "\(count) case\(count == 1 ? "" : "s")" }
+    /// The line cut to the style's width and, with colours, the label red (yellow for an engine error or
+    /// a diverged rerun), the reason dim and the verdict green when the gate holds, red when it fails.
+    func styled(_ style: TerminalStyle) -> String {
+        let line = style.fit(plain)
+        guard style.colors else { return line }
+        switch self {
+        case .text: return line
+        case .verdict(_, let holds): return style.paint(line, holds ? .green : .red)
+        case .failingCase(let label, let result):
+            let warns = result.status == .error || (result.diverged && !result.failsRun)
+            let head = "  \(label) \(Self.id(result))"
+            guard line.hasPrefix(head) else { return line }
+            return "  " + style.paint(label, warns ? .yellow : .red) + " \(Self.id(result))"
+                + style.paint(String(line.dropFirst(head.count)), .dim)
+        }
+    }
+
+    private static func id(_ result: CaseResult) -> String { TerminalText.oneLine(result.id) }
+
+    private static func reason(_ result: CaseResult) -> String {
+        TerminalText.oneLine(CaseSummaryText.headline(result))
+    }
 }

@@ -67,4 +67,8 @@ import FMEvaluate
     #expect(TerminalText.closing(red).split(separator: "\n").contains { $0.count > 200 })
     let narrow = TerminalText.styledClosing(red, style: TerminalStyle(colors: false, width: 20))
     #expect(narrow.split(separator: "\n").allSatisfy { TerminalStyle.displayWidth(String($0)) <= 20 })
+    let before = RunResult(run: sampleInfo(), cases: [sampleCase("s", "bad", [.passed])])
+    let comparison = BaselineComparison(baseline: before, current: red.results)
+    let regressed = TerminalText.styledClosing(GateVerdict(results: red.results, baseline: comparison), style: color)
+    #expect(regressed.contains("  \u{1B}[31mREGRESSED\u{1B}[0m s/bad\u{1B}[2m — "))
 }
