@@ -1,4 +1,5 @@
 import FMCore
+import FMSession
 import FMSuite
 
 /// The order a run starts its cases in (`--case-order`). Results, terminal lines and reports keep
@@ -29,24 +30,19 @@ public enum CaseOrder: String, Sendable, CaseIterable {
     }
 }
 
-/// What the start of a case's prompt is made of, before its own prompt text: cases with equal groups
-/// share that prefix token for token.
+/// What the start of a case's prompt is made of, before its own prompt text: the engine that reads it and
+/// the session configuration of its plan (`AttemptExecutor.configuration(for:)`) without the generation
+/// options, which shape the answer but not the prompt. Derived from the plan, so a setting added to the
+/// configuration separates groups without being listed here.
 private struct PrefixGroup: Hashable {
     var engine: String
     var model: String?
-    var instructions: String?
-    var tools: [SuiteTool]
-    var schema: GenerationSchema?
-    var includeSchemaInPrompt: Bool
-    var constrained: Bool
+    var configuration: SessionConfiguration
 
     init(_ item: ExpandedCase) {
         engine = item.engine
         model = item.model
-        instructions = item.instructions
-        tools = item.tools
-        schema = item.generating
-        includeSchemaInPrompt = item.settings.includeSchemaInPrompt
-        constrained = item.settings.constrained
+        configuration = AttemptExecutor.configuration(for: item)
+        configuration.options = GenerationOptions()
     }
 }

@@ -40,6 +40,19 @@ cases:
     #expect(CaseOrder.prefix.schedule(items) == [0, 2, 1, 3])
 }
 
+@Test func generationOptionsShareAPrefixButPromptSettingsDoNot() throws {
+    let items = try cases("""
+    suite: s
+    engine: scripted
+    generating: { enum: [x, y] }
+    cases:
+      - { id: a, prompt: A, script: [ { structure: x } ] }
+      - { id: inline, prompt: B, options: { includeSchemaInPrompt: false }, script: [ { structure: x } ] }
+      - { id: short, prompt: C, options: { maximumResponseTokens: 3, temperature: 0.5 }, script: [ { structure: x } ] }
+    """)
+    #expect(CaseOrder.prefix.schedule(items) == [0, 2, 1], "length and sampling do not change the prompt")
+}
+
 @Test func reorderedRunsKeepResultsAndProgressInSuiteOrder() throws {
     let items = try cases(interleaved)
     for jobs in [1, 3] {
