@@ -24,6 +24,11 @@ public struct Cassette: Codable, Sendable {
         self.entries = entries
     }
 
+    /// The `EngineRequest` fields deliberately left out of the key: `contextBudget` follows from the
+    /// context size and the prompt, both already keyed. Every other field is keyed (a test checks), so a
+    /// field added to the request must be keyed, which changes persisted keys, or be listed here.
+    public static let unkeyedRequestFields: Set<String> = ["contextBudget"]
+
     /// The canonical text of `request` as answered by `engine`: compact JSON, keys in a fixed order.
     public static func canonicalText(of request: EngineRequest, engine: EngineIdentity) -> String {
         canonicalContent(of: request, engine: engine).jsonString

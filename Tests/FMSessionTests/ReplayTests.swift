@@ -85,3 +85,15 @@ private func record(_ steps: [ScriptStep], prompt: String, into recorder: Casset
     #expect(call.arguments.jsonString == #"{"city":"Paris","days":1.0,"people":2}"#)
     #expect(again.toolCalls == original.toolCalls)
 }
+
+@Test func everyRequestFieldIsKeyedOrDeliberatelyLeftOut() throws {
+    let transcript = Transcript(entries: [.prompt(.init(id: "p", segments: [.text(.init(id: "s", content: "hi"))]))])
+    var request = EngineRequest(transcript: transcript, guideEnforcement: .device,
+                                loopGuards: LoopGuards.defaults(for: .device))
+    request.contextBudget = 100
+    let fields = Set(Mirror(reflecting: request).children.compactMap(\.label))
+    let content = Cassette.canonicalContent(of: request, engine: EngineIdentity(name: "scripted", model: "script"))
+    let keyed = Set((content.orderedProperties ?? []).map(\.0)).subtracting(["engine"])
+    #expect(keyed.union(Cassette.unkeyedRequestFields) == fields, "key a new EngineRequest field or list it as unkeyed")
+    #expect(keyed.isDisjoint(with: Cassette.unkeyedRequestFields))
+}
