@@ -22,7 +22,8 @@ struct RunCommand: Command {
     locked while a run writes it: a second run on it names the first one's pid and exits 2.
     The finished run is also appended to the run history (--history; docs/history.md): one that cannot be
     written is a warning, and the results, reports and exit code are as without it.
-    Every output path (results, \(ReportFlags.flagList(providing: [.results])), --record) is checked before anything runs.
+    Every output path (results, \(ReportFlags.flagList(providing: [.results])), \(record.name), \(cache.name)) is
+    checked before anything runs.
     A run never passes by selecting nothing: a folder without suites, or a --filter that matches no case,
     is an error (exit 2) that names the closest case ids. A --shard that holds none of the selected cases
     says so and exits 0 (normal when a CI matrix has more shards than cases).
