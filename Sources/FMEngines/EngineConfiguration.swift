@@ -21,16 +21,21 @@ public struct EngineConfiguration: Sendable, Hashable {
         self.cassette = cassette
     }
 
+    /// The name of the option `--model` sets, on the engines that declare it.
+    public static let modelOption = "model"
+    /// The name of the option `--cassette` sets, on the engines that declare it.
+    public static let cassetteOption = "cassette"
+
     /// The `model` option: a model name or file (embedded engine); nil for the engine's default.
     public var model: String? {
-        get { options["model"]?.stringValue }
-        set { options["model"] = newValue.map { GeneratedContent($0) } }
+        get { options[Self.modelOption]?.stringValue }
+        set { options[Self.modelOption] = newValue.map { GeneratedContent($0) } }
     }
 
     /// The `cassette` option: the recordings the `replay` engine plays.
     public var cassette: String? {
-        get { options["cassette"]?.stringValue }
-        set { options["cassette"] = newValue.map { GeneratedContent($0) } }
+        get { options[Self.cassetteOption]?.stringValue }
+        set { options[Self.cassetteOption] = newValue.map { GeneratedContent($0) } }
     }
 
     /// The options as one canonical JSON object (keys sorted), for equality, hashing and messages.

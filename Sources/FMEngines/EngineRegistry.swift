@@ -47,7 +47,11 @@ extension EngineProvider {
 /// Adding an engine is one file (its descriptor and provider) and one line in `descriptors`.
 public enum EngineRegistry {
     /// The default engine name.
-    public static let defaultEngine = "embedded"
+    public static let defaultEngine = EmbeddedEngine.descriptor.name
+    /// The engine `--cassette FILE` implies: the one that plays cassettes.
+    public static let cassetteEngine = ReplayEngine.descriptor.name
+    /// The engine that plays each case's `script:` (and so plays Apple's model in `reproducedWith: scripted`).
+    public static let scriptEngine = ScriptedEngine.descriptor.name
 
     /// Every engine this build can create, in help order.
     public static let descriptors: [EngineDescriptor] = [

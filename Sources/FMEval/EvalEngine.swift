@@ -18,15 +18,17 @@ public struct EvalEngine: Sendable {
 
     /// The in-process SmolLM2-135M engine (fetched on first use); `model` is a GGUF file or nil for the default.
     public static func embedded(model: String? = nil) -> EvalEngine {
-        .registered("embedded", options: model.map { ["model": GeneratedContent($0)] } ?? [:])
+        .registered(EngineRegistry.defaultEngine,
+                    options: model.map { [EngineConfiguration.modelOption: GeneratedContent($0)] } ?? [:])
     }
 
     /// Plays each case's `script:` back: fast, deterministic tests of the suite itself.
-    public static let scripted = EvalEngine.registered("scripted")
+    public static let scripted = EvalEngine.registered(EngineRegistry.scriptEngine)
 
     /// Answers from a cassette recorded with `fmeval run --record FILE`.
     public static func replay(cassette: String) -> EvalEngine {
-        .registered("replay", options: ["cassette": GeneratedContent(cassette)])
+        .registered(EngineRegistry.cassetteEngine,
+                    options: [EngineConfiguration.cassetteOption: GeneratedContent(cassette)])
     }
 
     /// An OpenAI-compatible chat-completions server (`baseURL` such as `http://127.0.0.1:8080/v1`).
@@ -34,7 +36,7 @@ public struct EvalEngine: Sendable {
     public static func openAI(baseURL: String, model: String, options: [String: GeneratedContent] = [:]) -> EvalEngine {
         var all = options
         all["baseURL"] = GeneratedContent(baseURL)
-        all["model"] = GeneratedContent(model)
+        all[EngineConfiguration.modelOption] = GeneratedContent(model)
         return .registered("openai", options: all)
     }
 

@@ -42,9 +42,12 @@ public enum EngineResolution {
             for (key, value) in spec.options { set(key, value, from: (spec.optionLocations[key] ?? item.location).description) }
         }
         let declares = { (key: String) in EngineRegistry.descriptor(named: name)?.option(key) != nil }
-        if let model = item.model, resolved.configuration.options["model"] == nil, declares("model") { set("model", GeneratedContent(model), from: written) }
-        if let model = request?.model, declares("model") { set("model", GeneratedContent(model), from: "--model") }
-        if let cassette = request?.cassette, declares("cassette") { set("cassette", GeneratedContent(cassette), from: "--cassette") }
+        let (model, cassette) = (EngineConfiguration.modelOption, EngineConfiguration.cassetteOption)
+        if let suiteModel = item.model, resolved.configuration.options[model] == nil, declares(model) {
+            set(model, GeneratedContent(suiteModel), from: written)
+        }
+        if let flag = request?.model, declares(model) { set(model, GeneratedContent(flag), from: "--model") }
+        if let flag = request?.cassette, declares(cassette) { set(cassette, GeneratedContent(flag), from: "--cassette") }
         for (key, value) in request?.engineOptions ?? [:] { set(key, value, from: "--engine-option \(key)") }
         if let descriptor = EngineRegistry.descriptor(named: name) { resolved.configuration = descriptor.withDefaults(resolved.configuration) }
         return resolved

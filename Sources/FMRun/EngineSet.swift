@@ -81,7 +81,8 @@ final class EngineSet: @unchecked Sendable {
         return EvaluationEnvironment(judgeEngine: { [self] choice in
             var configuration = EngineSet.configuration(for: item, request: request)
             if let name = choice.name {
-                let takesCassette = EngineRegistry.descriptor(named: name)?.option("cassette") != nil
+                let descriptor = EngineRegistry.descriptor(named: name)
+                let takesCassette = descriptor?.option(EngineConfiguration.cassetteOption) != nil
                 configuration = EngineConfiguration(name: name, cassette: takesCassette ? request.cassette : nil)
             }
             lock.lock()

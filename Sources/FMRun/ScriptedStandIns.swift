@@ -10,7 +10,7 @@ import FMSuite
 public enum ScriptedStandIns {
     /// True when `item` plays Apple's model through its script.
     public static func contains(_ item: ExpandedCase) -> Bool {
-        item.origin?.reproducedWith == .scripted && item.engineSpec.name == "scripted"
+        item.origin?.reproducedWith == .scripted && item.engineSpec.name == EngineRegistry.scriptEngine
     }
 
     /// The notes on what the engine flags do to cases written for an engine that owns case data: one for

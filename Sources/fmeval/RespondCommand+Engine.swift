@@ -8,8 +8,9 @@ extension RespondCommand {
         let name = flags.name ?? EngineRegistry.defaultEngine
         var configuration = EngineConfiguration(name: name, options: [:])
         if let modelPath {
-            if let descriptor = EngineRegistry.descriptor(named: name), descriptor.option("model") == nil {
-                throw Fault.invalidInput("respond: --model: engine '\(name)' has no 'model' option")
+            let option = EngineConfiguration.modelOption
+            if let descriptor = EngineRegistry.descriptor(named: name), descriptor.option(option) == nil {
+                throw Fault.invalidInput("respond: --model: engine '\(name)' has no '\(option)' option")
             }
             configuration.model = modelPath
         }

@@ -92,8 +92,8 @@ struct RunCommand: Command {
             throw Fault.invalidInput("run: \(cassetteFlags.joined(separator: " and ")) exclude each other: --record "
                 + "records, --cassette replays fail-closed, --cache replays and records the misses; pick one")
         }
-        if cassette != nil && engine != nil && engine != "replay" {
-            throw Fault.invalidInput("run: --cassette is for --engine replay, not --engine \(engine!)")
+        if cassette != nil, let engine, engine != EngineRegistry.cassetteEngine {
+            throw Fault.invalidInput("run: --cassette is for --engine \(EngineRegistry.cassetteEngine), not --engine \(engine)")
         }
         let pathFlags = [Self.out, Self.json, Self.record, Self.cassette, Self.cache, Self.resume, Self.retryErrors,
                          Self.model]
@@ -108,7 +108,7 @@ struct RunCommand: Command {
 
         let defaultResults = FilePaths.join(out, "results.json")
         var request = RunRequest(paths: paths, resultsPath: json ?? retryErrors ?? defaultResults)
-        request.engine = engine ?? (cassette != nil ? "replay" : nil)
+        request.engine = engine ?? (cassette != nil ? EngineRegistry.cassetteEngine : nil)
         request.model = model
         request.engineOptions = engineFlags.options
         request.variants = variants
