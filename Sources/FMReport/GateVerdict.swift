@@ -40,10 +40,16 @@ public struct GateVerdict: Sendable {
 
     /// True when `result` fails the run: an error or a diverged rerun always, else per the rule.
     public func failsGate(_ result: CaseResult) -> Bool {
+        Self.failsGate(result, rule: rule, change: change(of: result))
+    }
+
+    /// The rule itself, for one case and its change against the baseline (`GateJudge` applies it to cases
+    /// as they finish, before the run's verdict exists).
+    static func failsGate(_ result: CaseResult, rule: Rule, change: BaselineChange?) -> Bool {
         if result.status == .error || result.diverged { return true }
         switch rule {
         case .everyGate: return result.failsRun
-        case .noRegressions: return change(of: result)?.failsGate == true
+        case .noRegressions: return change?.failsGate == true
         }
     }
 

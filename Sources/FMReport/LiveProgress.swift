@@ -29,6 +29,7 @@ public final class LiveProgress: @unchecked Sendable {
     private let mode: Mode
     private let style: TerminalStyle
     private let verbosity: Verbosity
+    private let judge: GateJudge
     private let clock: @Sendable () -> TimeInterval
     private let write: @Sendable (String) -> Void
     private let startTime: TimeInterval
@@ -41,14 +42,15 @@ public final class LiveProgress: @unchecked Sendable {
     private var ticking = false
     private var tickerExited: DispatchSemaphore?
 
-    /// A reporter in `mode` with `style` showing what `verbosity` shows; `clock` gives monotonic seconds,
-    /// `write` takes output text as is.
-    public init(mode: Mode, style: TerminalStyle, verbosity: Verbosity = .normal,
+    /// A reporter in `mode` with `style` showing what `verbosity` shows, `judge` saying which cases fail the
+    /// gate; `clock` gives monotonic seconds, `write` takes output text as is.
+    public init(mode: Mode, style: TerminalStyle, verbosity: Verbosity = .normal, judge: GateJudge = .everyGate,
                 clock: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime },
                 write: @escaping @Sendable (String) -> Void) {
         self.mode = mode
         self.style = style
         self.verbosity = verbosity
+        self.judge = judge
         self.clock = clock
         self.write = write
         self.startTime = clock()
@@ -76,7 +78,7 @@ public final class LiveProgress: @unchecked Sendable {
         case .knownIssue: knownIssues += 1
         case .passed, .flaky, .failed: if result.failsRun { failed += 1 } else { passed += 1 }
         }
-        let shown = verbosity.showsLine(for: result), reason = verbosity.showsReason(for: result)
+        let shown = verbosity.showsLine(for: result, judge: judge), reason = verbosity.showsReason(for: result)
         switch mode {
         case .plain:
             let counter = "[\(finished)/\(total)] "

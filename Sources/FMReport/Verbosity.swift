@@ -13,12 +13,13 @@ public enum Verbosity: Int, Sendable, Comparable, CaseIterable {
     /// Orders by how much is printed.
     public static func < (lhs: Verbosity, rhs: Verbosity) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// Whether a finished case gets its own line: every case with `-v`; with `-q` the ones failing their
-    /// gate; by default also known issues, flaky cases and reproductions (a plain pass is only counted).
-    public func showsLine(for result: CaseResult) -> Bool {
+    /// Whether a finished case gets its own line: every case with `-v`; with `-q` the ones failing the
+    /// gate as `judge` says (under `--fail-on-regression`, not the old failures); by default every case
+    /// that does not hold its own gate, known issues, flaky cases and reproductions (a plain pass is only counted).
+    public func showsLine(for result: CaseResult, judge: GateJudge = .everyGate) -> Bool {
         switch self {
         case .verbose: return true
-        case .quiet: return !result.holdsRun
+        case .quiet: return judge.failsGate(result)
         case .normal: return !result.holdsRun || result.status != .passed || result.reproduction != nil
         }
     }

@@ -157,7 +157,8 @@ struct RunCommand: Command {
         let mode = LiveProgress.Mode.detect(environment: environment, isTerminal: Terminal.isTerminal)
         reports.style = Terminal.style(choice: color, mode: mode, environment: environment)
         let progress = LiveProgress(
-            mode: mode, style: reports.style, verbosity: reports.verbosity, write: Terminal.write)
+            mode: mode, style: reports.style, verbosity: reports.verbosity,
+            judge: GateJudge(baseline: baseline, failOnRegression: reports.failOnRegression), write: Terminal.write)
         let result: RunResult
         let store = history.store(resultsPath: request.resultsPath)
         do {

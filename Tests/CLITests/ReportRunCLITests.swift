@@ -59,6 +59,11 @@ import Testing
     #expect(zip(closing, expected).allSatisfy { $0.hasPrefix($1) } && closing.count == expected.count,
             "the regression first, then the old failure, then the verdict, last: \(regressed.stdout)")
 
+    let quiet = try runFMEval(["run", broken, "--json", folder.appendingPathComponent("quiet.json").path,
+                               "--baseline", base, "--fail-on-regression", "-q"], environment: ["CI": "true"])
+    #expect(quiet.status == 1 && quiet.stdout.contains("REGRESSED gate/fragile"), "\(quiet.stdout)")
+    #expect(!quiet.stdout.contains("gate/known-bad"), "-q prints only what fails the gate: \(quiet.stdout)")
+
     let flagOnly = try runFMEval(["run", green, "--fail-on-regression"], environment: ["CI": "true"])
     #expect(flagOnly.status == 2 && flagOnly.stderr.contains("--fail-on-regression needs --baseline FILE"))
     let badBaseline = try runFMEval(["run", green, "--baseline", folder.appendingPathComponent("nope.json").path],

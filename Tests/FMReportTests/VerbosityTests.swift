@@ -1,4 +1,5 @@
 import Testing
+import FMCore
 import FMEvaluate
 @testable import FMReport
 @testable import FMResults
@@ -51,4 +52,25 @@ private func regressionVerdict() -> (GateVerdict, ReportInput) {
     let verbose = TerminalText.details(input, verbosity: .verbose)
     #expect(verbose.count == 1 && verbose[0].hasPrefix(normal[0]) && verbose[0].contains("\n"),
             "-v prints the table that the default line opens")
+}
+
+@Test func quietUnderFailOnRegressionShowsOnlyTheCasesThatFailTheGate() {
+    let before = RunResult(run: sampleInfo(), cases: [sampleCase("s", "old", [.failed]),
+                                                      sampleCase("s", "reg", [.passed])])
+    let now = [sampleCase("s", "old", [.failed]), sampleCase("s", "reg", [.failed]),
+               sampleCase("s", "new", [.failed])]
+    let judge = GateJudge(baseline: before, failOnRegression: true)
+    #expect(now.map { Verbosity.quiet.showsLine(for: $0, judge: judge) } == [false, true, true])
+    #expect(now.map { Verbosity.normal.showsLine(for: $0, judge: judge) } == [true, true, true],
+            "the default shows old failures too")
+    let current = RunResult(run: sampleInfo(), cases: now)
+    let verdict = GateVerdict(results: current, baseline: BaselineComparison(baseline: before, current: current),
+                              failOnRegression: true)
+    #expect(now.map(judge.failsGate) == now.map(verdict.failsGate), "the judge is the verdict's rule")
+    #expect(now.map(GateJudge.everyGate.failsGate) == [true, true, true])
+    let lines = Locked<[String]>([])
+    let progress = LiveProgress(mode: .plain, style: .plain, verbosity: .quiet, judge: judge,
+                                clock: { 0 }, write: { text in lines.withLock { $0.append(text) } })
+    for (index, result) in now.enumerated() { progress.caseFinished(result, finished: index + 1, total: now.count) }
+    #expect(lines.withLock { $0 }.count == 2 && !lines.withLock { $0 }.contains { $0.contains("s/old") })
 }
