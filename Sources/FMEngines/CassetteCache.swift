@@ -113,16 +113,8 @@ final class CachingEngine: LanguageModelEngine {
             entry.events.forEach(onEvent)
             return response
         }
-        var events: [EngineEvent] = []
-        var response = try inner.respond(to: request) { event in
-            events.append(event)
-            onEvent(event)
-        }
-        let retries = response.retries
-        response.retries = nil
-        try cache.store(CassetteEntry(key: key, request: Cassette.canonicalContent(of: request, engine: inner.identity),
-                                      events: events, response: response, error: nil))
-        response.retries = retries
-        return response
+        let call = try CassetteCall(inner, request, onEvent: onEvent)
+        if call.entry.error == nil { try cache.store(call.entry) }
+        return try call.answer()
     }
 }

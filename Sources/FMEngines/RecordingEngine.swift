@@ -59,22 +59,8 @@ final class RecordingEngine: LanguageModelEngine {
     func tokenCount(for text: String) throws -> Int? { try inner.tokenCount(for: text) }
 
     func respond(to request: EngineRequest, onEvent: (EngineEvent) -> Void) throws -> EngineResponse {
-        var events: [EngineEvent] = []
-        let key = Cassette.key(of: request, engine: inner.identity)
-        let canonical = Cassette.canonicalContent(of: request, engine: inner.identity)
-        do {
-            var response = try inner.respond(to: request) { event in
-                events.append(event)
-                onEvent(event)
-            }
-            let retries = response.retries
-            response.retries = nil
-            recorder.record(CassetteEntry(key: key, request: canonical, events: events, response: response, error: nil))
-            response.retries = retries
-            return response
-        } catch let error as LanguageModelError {
-            recorder.record(CassetteEntry(key: key, request: canonical, events: events, response: nil, error: error))
-            throw error
-        }
+        let call = try CassetteCall(inner, request, onEvent: onEvent)
+        recorder.record(call.entry)
+        return try call.answer()
     }
 }
