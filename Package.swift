@@ -31,7 +31,7 @@ let package = Package(
         // Engine implementations: embedded adapter, scripted, replay/record.
         .target(name: "FMEngines", dependencies: ["FMCore", "FMSession", "FMEmbedded", "FMGrammar"]),
         // Suite format: YAML subset, JSON/JSONL loader, validation.
-        .target(name: "FMSuite", dependencies: ["FMCore", "FMEvaluate"]),
+        .target(name: "FMSuite", dependencies: ["FMCore", "FMEvaluate", "FMEngines"]),
         // Evaluators, metrics, statistics.
         .target(name: "FMEvaluate", dependencies: ["FMCore"]),
         // Results model, its versioned JSON codec, the journal, the ResultStore seam.

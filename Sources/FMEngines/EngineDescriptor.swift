@@ -82,18 +82,22 @@ public struct EngineDescriptor: Sendable {
     public var build: Build
     /// The check of option values beyond their types, if the engine has one.
     public var check: Check?
-    /// Whether a case written for this engine carries data only it reads (the scripted engine's `script:`):
+    /// The data a case written for this engine carries that only it reads (the scripted engine's `script:`):
+    /// the suite reader reads and checks it under its key, the engine gets it in `AttemptContext.caseData`;
     /// when the engine flags put such a case on another engine, that data goes unused and the run says so.
-    public var ownsCaseData: Bool
+    public var caseData: EngineCaseDataKind?
+
+    /// Whether cases written for this engine carry data only it reads.
+    public var ownsCaseData: Bool { caseData != nil }
 
     /// Creates a descriptor.
     public init(name: String, summary: String, options: [EngineOptionSpec], check: Check? = nil,
-                ownsCaseData: Bool = false, build: @escaping Build) {
+                caseData: EngineCaseDataKind? = nil, build: @escaping Build) {
         self.name = name
         self.summary = summary
         self.options = options
         self.check = check
-        self.ownsCaseData = ownsCaseData
+        self.caseData = caseData
         self.build = build
     }
 

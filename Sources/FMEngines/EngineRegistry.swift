@@ -1,19 +1,20 @@
 import FMCore
 import FMSession
 
-/// Which attempt an engine is wanted for: the scripted engine plays that case's script for that attempt.
+/// Which attempt an engine is wanted for, with the case's engine data: the scripted engine plays that
+/// case's script for that attempt.
 public struct AttemptContext: Sendable {
     /// The case's stable id.
     public var caseID: String
-    /// The case's script (scripted engine only).
-    public var script: EngineScript?
+    /// The data the case carries for engines that declare it (`EngineDescriptor.caseData`), by key.
+    public var caseData: EngineCaseData
     /// The 0-based attempt number (determinism reruns continue the count).
     public var attempt: Int
 
     /// Creates an attempt context.
-    public init(caseID: String, script: EngineScript?, attempt: Int) {
+    public init(caseID: String, caseData: EngineCaseData = EngineCaseData(), attempt: Int) {
         self.caseID = caseID
-        self.script = script
+        self.caseData = caseData
         self.attempt = attempt
     }
 }
@@ -66,6 +67,15 @@ public enum EngineRegistry {
     public static let reserved: [(name: String, summary: String)] = [
         ("apple", "Apple's on-device Foundation Models"),
     ]
+
+    /// The per-case data the engines read (`EngineDescriptor.caseData`), in help order: the keys a suite's
+    /// cases and judges may carry for them.
+    public static var caseDataKinds: [EngineCaseDataKind] { descriptors.compactMap(\.caseData) }
+
+    /// The engine that reads the case data under `key`, if any.
+    public static func caseDataEngine(forKey key: String) -> EngineDescriptor? {
+        descriptors.first { $0.caseData?.key == key }
+    }
 
     /// The names of available engines, in help order.
     public static var names: [String] { descriptors.map(\.name) }

@@ -158,7 +158,7 @@ extension ScriptedEngine {
     /// another engine ignores (the run says so when the engine flags replace it).
     static let descriptor = EngineDescriptor(
         name: "scripted", summary: "plays each case's `script:` back (tests of suites and of fmeval itself)",
-        options: [], ownsCaseData: true) { _ in ScriptedEngineProvider() }
+        options: [], caseData: EngineScript.caseData) { _ in ScriptedEngineProvider() }
 }
 
 /// Scripted engines, one per attempt, each playing the case's script.
@@ -166,7 +166,7 @@ final class ScriptedEngineProvider: EngineProvider {
     let identity = EngineIdentity(name: "scripted", model: "script")
 
     func engine(for attempt: AttemptContext) throws -> LanguageModelEngine {
-        guard let script = attempt.script else {
+        guard let script = attempt.caseData[EngineScript.caseDataKey] as? EngineScript else {
             throw ScriptError(message: "case \(attempt.caseID) has no 'script:' for the scripted engine; add one or choose another engine")
         }
         return ScriptedEngine(script: script, attempt: attempt.attempt)
@@ -174,9 +174,7 @@ final class ScriptedEngineProvider: EngineProvider {
 
     /// Deterministic: an attempt's answers are its script (an `attempts:` script picks one per attempt).
     func reuseKey(for attempt: AttemptContext) -> String? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let script = attempt.script?.forAttempt(attempt.attempt), let data = try? encoder.encode(script) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        guard let script = attempt.caseData[EngineScript.caseDataKey] as? EngineScript else { return nil }
+        return EngineCaseData.json(script.forAttempt(attempt.attempt))
     }
 }

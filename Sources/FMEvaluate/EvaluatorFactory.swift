@@ -1,17 +1,17 @@
 import FMCore
 
-/// The engine a judge runs on: a name (nil: the case's own engine) and, for the scripted engine, the
-/// answers it plays.
+/// The engine a judge runs on: a name (nil: the case's own engine) and, for an engine that reads per-case
+/// data, its data (the scripted engine's answers).
 public struct JudgeEngineChoice: Hashable, Sendable {
     /// The engine's name; nil uses the case's engine.
     public var name: String?
-    /// What a judge on the scripted engine answers; nil for other engines.
-    public var script: EngineScript?
+    /// The judge's engine data (`script:` for the scripted engine); empty for other engines.
+    public var data: EngineCaseData
 
     /// Creates a choice.
-    public init(name: String?, script: EngineScript? = nil) {
+    public init(name: String?, data: EngineCaseData = EngineCaseData()) {
         self.name = name
-        self.script = script
+        self.data = data
     }
 }
 

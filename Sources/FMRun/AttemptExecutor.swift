@@ -91,7 +91,7 @@ struct AttemptExecutor {
 
     /// Runs `plan` as engine attempt number `engineAttempt` (see `run(engineAttempt:)`).
     func run(_ plan: SessionPlan, engineAttempt: Int) -> Outcome {
-        let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
+        let context = AttemptContext(caseID: item.id, caseData: item.engineData, attempt: engineAttempt)
         var started = DispatchTime.now()
         var retries = 0
         var outcome: Outcome
@@ -112,7 +112,7 @@ struct AttemptExecutor {
     /// The reuse key of `plan` as engine attempt `engineAttempt`, when the provider declares its engine
     /// deterministic and the plan is greedy without command tools; nil when it must go to the engine.
     func reusableRequest(_ plan: SessionPlan, engineAttempt: Int) -> AttemptKey? {
-        let context = AttemptContext(caseID: item.id, script: item.script, attempt: engineAttempt)
+        let context = AttemptContext(caseID: item.id, caseData: item.engineData, attempt: engineAttempt)
         return provider.reuseKey(for: context).flatMap { AttemptKey(plan, engineKey: $0) }
     }
 

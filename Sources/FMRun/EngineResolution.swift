@@ -53,8 +53,8 @@ public enum EngineResolution {
         return resolved
     }
 
-    /// Why each judge cannot run: an engine name that is no engine (with did-you-mean), a judge on the scripted
-    /// engine without the verdicts it plays, or a script for a judge on another engine.
+    /// Why each judge cannot run: an engine name that is no engine (with did-you-mean), a judge on an engine
+    /// that reads per-case data (the scripted engine) without it, or such data for a judge on another engine.
     static func judgeProblems(_ choices: [JudgeEngineChoice], caseEngine: String) -> [String] {
         var found: [String] = []
         for choice in choices {
@@ -63,12 +63,14 @@ public enum EngineResolution {
                 found += EngineRegistry.problems(EngineConfiguration(name: name, options: [:])).map { "judge engine: \($0.message)" }
                 continue
             }
-            if descriptor.ownsCaseData && choice.script == nil {
-                found.append("a judge on the \(name) engine needs 'script:', the verdicts it plays "
-                    + "(or give the judge another engine, e.g. engine: embedded)")
-            } else if !descriptor.ownsCaseData && choice.script != nil {
-                found.append("the judge's 'script:' is played only by an engine that plays scripts; this judge runs on "
-                    + "'\(name)' (set engine: scripted, or drop the script)")
+            if let kind = descriptor.caseData, choice.data[kind.key] == nil {
+                found.append("a judge on the \(name) engine needs '\(kind.key):', \(kind.summary) "
+                    + "(or give the judge another engine, e.g. engine: \(EngineRegistry.defaultEngine))")
+            }
+            for key in choice.data.keys where descriptor.caseData?.key != key {
+                let reader = EngineRegistry.caseDataEngine(forKey: key)?.name ?? "?"
+                found.append("the judge's '\(key):' is read only by the \(reader) engine; this judge runs on "
+                    + "'\(name)' (set engine: \(reader), or drop the \(key))")
             }
         }
         return found

@@ -88,7 +88,7 @@ final class EngineSet: @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             if providers[configuration] == nil { providers[configuration] = try? EngineRegistry.provider(for: configuration) }
-            let context = AttemptContext(caseID: item.id + "#judge", script: choice.script, attempt: 0)
+            let context = AttemptContext(caseID: item.id + "#judge", caseData: choice.data, attempt: 0)
             return try? providers[configuration]?.engine(for: context)
         }, workingDirectory: directory, commands: item.commands)
     }

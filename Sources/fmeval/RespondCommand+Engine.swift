@@ -39,7 +39,7 @@ extension RespondCommand {
                                      instructions: String?, maxTokens: Int?, json: Bool) throws -> Int32 {
         let response: EngineResponse
         do {
-            let engine = try EngineRegistry.provider(for: configuration).engine(for: AttemptContext(caseID: "respond", script: nil, attempt: 0))
+            let engine = try EngineRegistry.provider(for: configuration).engine(for: AttemptContext(caseID: "respond", attempt: 0))
             response = try engine.respond(to: engineRequest(prompt, schema: schema, instructions: instructions, maxTokens: maxTokens)) { _ in }
         } catch let error as Fault {
             throw error.prefixed("respond: ")

@@ -59,7 +59,7 @@ cases:
         let result = try runFMEval([command, path] + (command == "run" ? ["--no-history"] : []))
         #expect(result.status == 2, "\(command): \(result.stdout)\(result.stderr)")
         let unscripted = "bad-judges.yaml:4:5: error: a judge on the scripted engine needs 'script:'"
-        let stray = "the judge's 'script:' is played only by an engine that plays scripts; this judge runs on 'embedded'"
+        let stray = "the judge's 'script:' is read only by the scripted engine; this judge runs on 'embedded'"
         #expect(result.stderr.contains(unscripted), "\(result.stderr)")
         #expect(result.stderr.contains(stray), "\(result.stderr)")
     }

@@ -91,7 +91,7 @@ private func properties(_ item: ExpandedCase) -> [String: String] {
         "repeatCount": { $0.repeatCount = other.repeatCount }, "reproduce": { $0.reproduce = other.reproduce },
         "gate": { $0.gate = other.gate }, "expectations": { $0.expectations = other.expectations },
         "engineSpec": { $0.engineSpec = other.engineSpec }, "model": { $0.model = other.model },
-        "script": { $0.script = other.script }, "knownIssue": { $0.knownIssue = other.knownIssue },
+        "engineData": { $0.engineData = other.engineData }, "knownIssue": { $0.knownIssue = other.knownIssue },
         "commands": { $0.commands = other.commands }, "recorded": { $0.recorded = recorded },
         "attachments": { $0.attachments = other.attachments },
     ]

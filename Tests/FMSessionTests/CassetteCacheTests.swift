@@ -11,7 +11,7 @@ private func cachePath() -> String {
 
 /// Asks `cache` with a scripted answer `steps` for `prompt`.
 private func ask(_ cache: CassetteCache, _ prompt: String, steps: [ScriptStep] = [.text("Sunny.")]) throws -> String {
-    let engine = try cache.engine(for: AttemptContext(caseID: "c", script: .steps(steps), attempt: 0))
+    let engine = try cache.engine(for: AttemptContext(caseID: "c", caseData: .script(.steps(steps)), attempt: 0))
     return try LanguageModelSession(engine: engine, configuration: SessionConfiguration()).respond(to: prompt).text
 }
 

@@ -5,7 +5,7 @@ import FMSession
 @testable import FMEngines
 
 private func record(_ steps: [ScriptStep], prompt: String, into recorder: CassetteRecorder, configuration: SessionConfiguration) throws -> SessionResponse {
-    let engine = try recorder.engine(for: AttemptContext(caseID: "c", script: .steps(steps), attempt: 0))
+    let engine = try recorder.engine(for: AttemptContext(caseID: "c", caseData: .script(.steps(steps)), attempt: 0))
     return try LanguageModelSession(engine: engine, configuration: configuration).respond(to: prompt)
 }
 
@@ -20,14 +20,14 @@ private func record(_ steps: [ScriptStep], prompt: String, into recorder: Casset
 
     let provider = try EngineRegistry.provider(for: EngineConfiguration(name: "replay", cassette: path))
     #expect(provider.identity.model == "scripted/script")
-    let replayed = LanguageModelSession(engine: try provider.engine(for: AttemptContext(caseID: "c", script: nil, attempt: 0)),
+    let replayed = LanguageModelSession(engine: try provider.engine(for: AttemptContext(caseID: "c", attempt: 0)),
                                         configuration: configuration)
     let again = try replayed.respond(to: "Weather in Paris?")
     #expect(again.text == original.text)
     #expect(again.toolCalls == original.toolCalls)
     #expect(again.stats.snapshotCount == original.stats.snapshotCount)
 
-    let missed = LanguageModelSession(engine: try provider.engine(for: AttemptContext(caseID: "c", script: nil, attempt: 0)),
+    let missed = LanguageModelSession(engine: try provider.engine(for: AttemptContext(caseID: "c", attempt: 0)),
                                       configuration: configuration)
     do {
         _ = try missed.respond(to: "Weather in Beijing?")
@@ -78,7 +78,7 @@ private func record(_ steps: [ScriptStep], prompt: String, into recorder: Casset
     #expect(saved.contains(#""days": 1.0"#) || saved.contains(#"\"days\": 1.0"#), "\(saved)")
 
     let provider = try EngineRegistry.provider(for: EngineConfiguration(name: "replay", cassette: path))
-    let replayed = LanguageModelSession(engine: try provider.engine(for: AttemptContext(caseID: "c", script: nil, attempt: 0)),
+    let replayed = LanguageModelSession(engine: try provider.engine(for: AttemptContext(caseID: "c", attempt: 0)),
                                         configuration: configuration)
     let again = try replayed.respond(to: "Weather?")
     let call = try #require(again.toolCalls.first)

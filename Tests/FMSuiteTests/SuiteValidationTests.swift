@@ -49,10 +49,10 @@ import Testing
     ("suite: x\ncases:\n  - id: a\n    prompt: hi\n    expect: { usage: {} }\n", 5, 22, "usage needs at least one"),
     ("[1, 2]\n", 1, 1, "a suite must be a mapping"),
     ("suite: x\nmodel: ./models/none.gguf\ncases:\n  - id: a\n    prompt: hi\n", 2, 8, "model file './models/none.gguf' not found"),
-    ("suite: x\nengine: scripted\ncases:\n  - id: a\n    turns: [one, two]\n    script: { turns: [ [ { text: a } ] ] }\n", 4, 5, "script has 1 turn list but the case has 2 turns"),
+    ("suite: x\nengine: scripted\ncases:\n  - id: a\n    turns: [one, two]\n    script: { turns: [ [ { text: a } ] ] }\n", 6, 13, "script has 1 turn list but the case has 2 turns"),
     ("suite: x\nengine: scripted\ncases:\n  - id: a\n    prompt: hi\n    script:\n      - text: ok\n      - txet: no\n", 8, 9, "unknown key 'txet'; did you mean 'text'?"),
     ("suite: x\nengine: scripted\ncases:\n  - id: a\n    prompt: hi\n    script:\n      - text: 5\n", 7, 15, "expected a string"),
-    ("suite: x\nengine: scripted\ncases:\n  - id: a\n    prompt: hi\n    script: [ { toolCalls: [ { name: ghost } ] } ]\n", 4, 5, "calls tool 'ghost'"),
+    ("suite: x\nengine: scripted\ncases:\n  - id: a\n    prompt: hi\n    script: [ { toolCalls: [ { name: ghost } ] } ]\n", 6, 13, "calls tool 'ghost'"),
 ] as [(String, Int, Int, String)])
 func validationErrorsAreLocated(text: String, line: Int, column: Int, message: String) throws {
     let found = try expectLocatedDiagnostic(text, message, line: line, column: column)

@@ -85,8 +85,9 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
     public var name: String
     /// The engine that judges; nil uses the engine of the run.
     public var engine: String?
-    /// The answers a judge on the scripted engine plays (its verdicts as structures); nil for other engines.
-    public var script: EngineScript?
+    /// The data a judge on an engine that reads per-case data carries (the scripted engine's `script:`, the
+    /// verdicts it plays as structures); empty for other engines.
+    public var engineData: EngineCaseData
     /// Extra instructions for the judge (evaluation steps, examples); nil uses the built-in ones.
     public var instructions: String?
     /// The criteria for a single-dimension judge (ignored when `dimensions` is given).
@@ -110,10 +111,10 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
     public init(name: String = "judge", engine: String? = nil, instructions: String? = nil, criteria: String? = nil,
                 scale: ScoringScale = .binary, dimensions: [ScoreDimension] = [], pairwise: Bool = false,
                 baseline: GeneratedContent? = nil, scoringMode: ScoringMode = .discrete, minimumScore: Double? = nil,
-                reference: [String: String] = [:], script: EngineScript? = nil) {
+                reference: [String: String] = [:], engineData: EngineCaseData = EngineCaseData()) {
         self.name = name
         self.engine = engine
-        self.script = script
+        self.engineData = engineData
         self.instructions = instructions
         self.criteria = criteria
         self.scale = scale
@@ -153,15 +154,16 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, engine, script, instructions, criteria, scale, dimensions, pairwise, baseline, scoringMode, minimumScore, reference
+        case name, engine, instructions, criteria, scale, dimensions, pairwise, baseline, scoringMode, minimumScore, reference
     }
 
-    /// Decodes the suite shape with the defaults of `init`.
+    /// Decodes the suite shape with the defaults of `init`; the engine data under the keys of the kinds the
+    /// decoder carries (`EngineCaseDataKind.userInfoKey`).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name) ?? "judge"
         engine = try container.decodeIfPresent(String.self, forKey: .engine)
-        script = try container.decodeIfPresent(EngineScript.self, forKey: .script)
+        engineData = try EngineCaseData.decode(EngineCaseData.kinds(in: decoder), from: decoder)
         instructions = try container.decodeIfPresent(String.self, forKey: .instructions)
         criteria = try container.decodeIfPresent(String.self, forKey: .criteria)
         scale = try container.decodeIfPresent(ScoringScale.self, forKey: .scale) ?? .binary
@@ -171,6 +173,23 @@ public struct JudgeConfig: Codable, Equatable, Sendable {
         scoringMode = try container.decodeIfPresent(ScoringMode.self, forKey: .scoringMode) ?? .discrete
         minimumScore = try container.decodeIfPresent(Double.self, forKey: .minimumScore)
         reference = try container.decodeIfPresent([String: String].self, forKey: .reference) ?? [:]
+    }
+
+    /// Encodes every property, the engine data under its own keys.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(engine, forKey: .engine)
+        try container.encodeIfPresent(instructions, forKey: .instructions)
+        try container.encodeIfPresent(criteria, forKey: .criteria)
+        try container.encode(scale, forKey: .scale)
+        try container.encode(dimensions, forKey: .dimensions)
+        try container.encode(pairwise, forKey: .pairwise)
+        try container.encodeIfPresent(baseline, forKey: .baseline)
+        try container.encode(scoringMode, forKey: .scoringMode)
+        try container.encodeIfPresent(minimumScore, forKey: .minimumScore)
+        try container.encode(reference, forKey: .reference)
+        try engineData.encodeEntries(to: encoder)
     }
 }
 

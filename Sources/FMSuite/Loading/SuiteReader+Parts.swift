@@ -200,22 +200,10 @@ extension SuiteReader {
 
     // MARK: - Scripts and gates
 
-    func script(_ node: YAMLNode) -> EngineScript? {
-        // A plain list is decoded as steps directly, so a bad step is reported as itself.
-        let decoded = node.sequence != nil ? decode([ScriptStep].self, node).map(EngineScript.steps) : decode(EngineScript.self, node)
-        guard let script = decoded else { return nil }
-        var steps: [ScriptStep] = []
-        func collect(_ script: EngineScript) {
-            switch script {
-            case .steps(let list): steps += list
-            case .turns(let lists): steps += lists.flatMap { $0 }
-            case .attempts(let scripts): scripts.forEach(collect)
-            }
-        }
-        collect(script)
-        let problems = steps.flatMap(\.problems)
-        for problem in problems { report(node, "script: \(problem)") }
-        return problems.isEmpty ? script : nil
+    /// The value of an engine's per-case data (`kind`) written at `node`, decoded by the engine with
+    /// located errors; nil (reported) when it cannot be decoded.
+    func engineData(_ kind: EngineCaseDataKind, _ node: YAMLNode) -> (any EngineCaseValue)? {
+        decode(DecodedEngineData.self, node, extra: [DecodedEngineData.kindKey: kind])?.value
     }
 
     func gate(_ node: YAMLNode, repeats: Int) -> CaseGate? {
@@ -300,5 +288,21 @@ extension SuiteReader {
             return nil
         }
         return trimmed
+    }
+}
+
+/// An engine's per-case data decoded by the engine's own decoder (the kind travels in `userInfo`).
+struct DecodedEngineData: Decodable {
+    /// Where the kind being decoded travels.
+    static let kindKey = CodingUserInfoKey(rawValue: "fmeval.engineCaseDataKind")!
+
+    let value: any EngineCaseValue
+
+    init(from decoder: Decoder) throws {
+        guard let kind = decoder.userInfo[Self.kindKey] as? EngineCaseDataKind else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
+                                                                    debugDescription: "no engine reads this data"))
+        }
+        value = try kind.decode(decoder)
     }
 }

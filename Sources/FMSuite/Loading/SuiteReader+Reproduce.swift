@@ -1,5 +1,6 @@
 import Foundation
 import FMCore
+import FMEngines
 import FMEvaluate
 
 extension SuiteReader {
@@ -166,8 +167,9 @@ extension SuiteReader {
         switch with {
         case .recorded where keys["transcripts"] == nil:
             report(node, "reproducedWith: recorded, but the suite has no 'transcripts' (the recorded sessions it scores)")
-        case .scripted where !engines.contains("scripted"):
-            report(node, "reproducedWith: scripted, but no variant runs on the scripted engine; set engine: scripted")
+        case .scripted where !engines.contains(EngineRegistry.scriptEngine):
+            report(node, "reproducedWith: scripted, but no variant runs on the \(EngineRegistry.scriptEngine) engine; "
+                + "set engine: \(EngineRegistry.scriptEngine)")
         case .model where keys["transcripts"] != nil:
             report(node, "reproducedWith: model, but the suite scores recorded transcripts; write reproducedWith: recorded")
         default: break

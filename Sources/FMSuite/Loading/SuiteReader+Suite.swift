@@ -1,4 +1,5 @@
 import FMCore
+import FMEngines
 import FMEvaluate
 
 extension SuiteReader {
@@ -6,8 +7,10 @@ extension SuiteReader {
                             "dataset", "variants", "defaults", "cases", "knownIssue",
                             "environment", "secrets", "toolOutputLimit", "transcripts", "source", "reproducedWith", "summary",
                             "allowLinksOutsideSuite"]
+    /// A case's keys: its own, then the keys of the engines' per-case data (`EngineRegistry.caseDataKinds`).
     static let caseKeys = ["id", "prompt", "turns", "instructions", "generating", "options", "tags", "repeat", "gate",
-                           "expect", "vars", "variants", "script", "knownIssue", "images", "reproduce"]
+                           "expect", "vars", "variants", "knownIssue", "images", "reproduce"]
+        + EngineRegistry.caseDataKinds.map(\.key)
 
     /// The whole suite; nil when the top level is unusable. Problems accumulate in `diagnostics`.
     func suite(_ root: YAMLNode, file: String) -> Suite? {
@@ -19,7 +22,7 @@ extension SuiteReader {
         allowsLinksOutside = bool(keys["allowLinksOutsideSuite"], "allowLinksOutsideSuite") ?? false
         var name = ""
         if let nameNode = keys["suite"] { name = string(nameNode, "suite") ?? "" } else { report(root, "missing required key 'suite' (the suite's name)") }
-        let engine = keys["engine"].flatMap { engineSpec($0) } ?? EngineSpec(name: "embedded")
+        let engine = keys["engine"].flatMap { engineSpec($0) } ?? EngineSpec(name: EngineRegistry.defaultEngine)
         var suite = Suite(
             name: name, description: keys["description"].flatMap { string($0, "description") }, file: file,
             engine: engine, model: keys["model"].flatMap { modelReference($0) },
@@ -174,10 +177,15 @@ extension SuiteReader {
             gate: keys["gate"].flatMap { gate($0, repeats: reproduce?.trials ?? repeatCount ?? repeatDefault) },
             expect: keys["expect"].map { expectations($0, "expect") } ?? [],
             vars: vars, variants: stringList(keys["variants"], "variants").map { $0 },
-            script: keys["script"].flatMap { script($0) }, knownIssue: known?.issue, knownIssueVariants: known?.variants,
+            knownIssue: known?.issue, knownIssueVariants: known?.variants,
             knownIssueNode: keys["knownIssue"], images: keys["images"].map { images($0) } ?? [], location: node.location)
         item.transcriptEdits = transcriptEdits
         item.generatingNode = keys["generating"]
+        for kind in EngineRegistry.caseDataKinds {
+            guard let dataNode = keys[kind.key] else { continue }
+            item.engineDataNodes[kind.key] = dataNode
+            if let value = engineData(kind, dataNode) { item.engineData.set(value, forKey: kind.key) }
+        }
         item.reproduce = reproduce
         // Keep a case with problems when it has an id, so duplicate ids and references are still checked.
         return diagnostics.count == before || id != nil ? item : nil
@@ -254,19 +262,24 @@ extension SuiteReader {
                 let cause = item.recorded == nil ? "it generates free text; add 'generating:' or" : "its transcript's last prompt has no responseFormat;"
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' checks constraints against the requested schema, but \(cause) give the constraints a 'schema'"))
             }
-            if case .turns(let lists)? = item.script, lists.count != (item.turns?.count ?? 1) {
-                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' script has \(lists.count) turn list\(lists.count == 1 ? "" : "s") but the case has \(item.turns?.count ?? 1) turn\((item.turns?.count ?? 1) == 1 ? "" : "s"); give one list of steps per turn"))
-            }
-            let engines = suite.variants.isEmpty ? [suite.engine.name] : suite.variants.map { ($0.engine ?? suite.engine).name }
-            if engines.contains("scripted") && item.script == nil {
-                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' runs on the scripted engine but has no 'script:' (the responses to play back)"))
-            }
+            checkEngineData(item, suite: suite, toolNames: Set(toolNames.keys))
             checkKnownIssueVariants(item, suite: suite)
-            if let script = item.script {
-                for name in scriptedToolNames(script) where toolNames[name] == nil {
-                    diagnostics.append(Diagnostic(item.location, "case '\(item.id)' script calls tool '\(name)', which the suite does not define"))
-                }
-            }
+        }
+    }
+
+    /// A case's engine data in its case (its engine's check), and the data each engine it runs on needs.
+    func checkEngineData(_ item: SuiteCase, suite: Suite, toolNames: Set<String>) {
+        let facts = EngineCaseFacts(caseID: item.id, turnCount: item.turns?.count ?? 1, toolNames: toolNames)
+        for key in item.engineData.keys {
+            guard let kind = EngineRegistry.caseDataEngine(forKey: key)?.caseData, let value = item.engineData[key] else { continue }
+            let location = item.engineDataNodes[key]?.location ?? item.location
+            diagnostics += kind.check(value, facts).map { Diagnostic(location, $0) }
+        }
+        let engines = suite.variants.isEmpty ? [suite.engine.name] : suite.variants.map { ($0.engine ?? suite.engine).name }
+        for name in Set(engines).sorted() {
+            guard let kind = EngineRegistry.descriptor(named: name)?.caseData, item.engineDataNodes[kind.key] == nil else { continue }
+            diagnostics.append(Diagnostic(item.location, "case '\(item.id)' runs on the \(name) engine but has no "
+                + "'\(kind.key):' (\(kind.summary))"))
         }
     }
 
@@ -283,14 +296,6 @@ extension SuiteReader {
             for name in names where defined.contains(name) && !only.contains(name) {
                 diagnostics.append(Diagnostic(location, "case '\(item.id)' knownIssue names variant '\(name)', but the case only runs under \(only.joined(separator: ", "))"))
             }
-        }
-    }
-
-    func scriptedToolNames(_ script: EngineScript) -> [String] {
-        switch script {
-        case .steps(let steps): return steps.flatMap { $0.toolCalls ?? [] }.map(\.name)
-        case .turns(let turns): return turns.flatMap { $0 }.flatMap { $0.toolCalls ?? [] }.map(\.name)
-        case .attempts(let scripts): return scripts.flatMap(scriptedToolNames)
         }
     }
 }

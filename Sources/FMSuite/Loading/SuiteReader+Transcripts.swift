@@ -27,7 +27,7 @@ extension SuiteReader {
             }
             byID[caseID] = cases.count
             cases.append(SuiteCase(id: caseID, prompt: nil, turns: nil, instructions: nil, generating: nil, options: OptionsPatch(),
-                                   tags: [], repeatCount: 1, gate: nil, expect: [], vars: [:], variants: nil, script: nil,
+                                   tags: [], repeatCount: 1, gate: nil, expect: [], vars: [:], variants: nil,
                                    knownIssue: nil, knownIssueVariants: nil, knownIssueNode: nil, location: node.location,
                                    recorded: recordedTranscript(at: path)))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import FMCore
+import FMEngines
 import FMEvaluate
 
 /// Reads one suite file's node tree into typed values, collecting every problem instead of stopping.
@@ -168,8 +169,12 @@ final class SuiteReader {
     }
 
     /// Decodes a Codable value with located errors.
-    func decode<T: Decodable>(_ type: T.Type, _ node: YAMLNode) -> T? {
-        switch NodeDecoding.decode(type, from: node, userInfo: [ExpectationRegistry.userInfoKey: registry]) {
+    /// The decoder carries the expectation registry and the engines' per-case data kinds (judges read them),
+    /// plus `extra`.
+    func decode<T: Decodable>(_ type: T.Type, _ node: YAMLNode, extra: [CodingUserInfoKey: Any] = [:]) -> T? {
+        let userInfo: [CodingUserInfoKey: Any] = [ExpectationRegistry.userInfoKey: registry,
+                                                  EngineCaseDataKind.userInfoKey: EngineRegistry.caseDataKinds]
+        switch NodeDecoding.decode(type, from: node, userInfo: userInfo.merging(extra) { $1 }) {
         case .success(let value): return value
         case .failure(let list):
             report(list)

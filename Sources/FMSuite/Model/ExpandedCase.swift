@@ -46,8 +46,8 @@ public struct ExpandedCase: Encodable, Sendable {
     public var engine: String { engineSpec.name }
     /// The model, if set.
     public var model: String?
-    /// The scripted engine's responses, if written.
-    public var script: EngineScript?
+    /// The data the case carries for engines that declare it (the scripted engine's `script:`), by key.
+    public var engineData = EngineCaseData()
     /// The known issue the case expects (the case's, else its variant's, else the suite's).
     public var knownIssue: KnownIssue?
     /// Where the case was written.
@@ -79,7 +79,7 @@ public struct ExpandedCase: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, transcriptEdits, generating, tools, options, settings
-        case repeatCount = "repeat", gate, expectations, engine, engineOptions, model, script, knownIssue, location, commands, images
+        case repeatCount = "repeat", gate, expectations, engine, engineOptions, model, knownIssue, location, commands, images
         case recorded, reproduce, origin
     }
 
@@ -111,7 +111,8 @@ public struct ExpandedCase: Encodable, Sendable {
             try container.encode(GeneratedContent(properties: sorted), forKey: .engineOptions)
         }
         try container.encodeIfPresent(model, forKey: .model)
-        try container.encodeIfPresent(script, forKey: .script)
+        // Each under its own key (`script`), as when the script was a property: definition hashes stay.
+        try engineData.encodeEntries(to: encoder)
         try container.encodeIfPresent(knownIssue, forKey: .knownIssue)
         try container.encode(location.description, forKey: .location)
         if commands != CommandPolicy() { try container.encode(commands, forKey: .commands) }
@@ -161,7 +162,7 @@ extension Suite {
             repeatCount: item.repeatCount ?? defaults.repeatCount ?? 1, gate: item.gate ?? defaults.gate,
             expectations: defaults.expect + item.expect,
             engineSpec: engine.overridden(by: variant?.engine), model: variant?.model ?? model,
-            script: item.script, knownIssue: knownIssue(of: item, under: variant), location: item.location,
+            engineData: item.engineData, knownIssue: knownIssue(of: item, under: variant), location: item.location,
             commands: commands, attachments: item.images)
         expanded.transcriptEdits = item.transcriptEdits
         expanded.origin = origin

@@ -137,8 +137,10 @@ public struct SuiteCase: Sendable {
     public var vars: [String: String]
     /// Limits the case to these variants (nil: all).
     public var variants: [String]?
-    /// The scripted engine's responses.
-    public var script: EngineScript?
+    /// The data the case carries for engines that declare it (the scripted engine's `script:`), by key.
+    public var engineData = EngineCaseData()
+    /// Where each engine-data key's value is written, for problems found after reading.
+    var engineDataNodes: [String: YAMLNode] = [:]
     /// A known issue this case expects (overrides the variant's and the suite's where it applies).
     public var knownIssue: KnownIssue?
     /// The variants the case's known issue is limited to; nil: every variant.

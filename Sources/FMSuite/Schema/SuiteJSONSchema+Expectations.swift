@@ -14,7 +14,7 @@ extension SuiteJSONSchema {
     }
 
     /// `text` with every line indented by `width` spaces.
-    private static func indented(_ text: String, by width: Int) -> String {
+    static func indented(_ text: String, by width: Int) -> String {
         let margin = String(repeating: " ", count: width)
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { margin + $0 }.joined(separator: "\n")
     }

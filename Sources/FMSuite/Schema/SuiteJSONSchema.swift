@@ -1,3 +1,4 @@
+import FMEngines
 import FMEvaluate
 
 /// The JSON Schema (draft 2020-12) of the suite format, for editors and YAML language servers
@@ -8,13 +9,16 @@ import FMEvaluate
 /// names, variant references and templates are checked by `fmeval validate`, not by the schema.
 public enum SuiteJSONSchema {
     /// The schema as JSON text: the suite, case and tool definitions here, the expectations assembled
-    /// from `registry`'s kinds in `SuiteJSONSchema+Expectations.swift`, and `engine` (the JSON Schema of
+    /// from `registry`'s kinds in `SuiteJSONSchema+Expectations.swift`, `engine` (the JSON Schema of
     /// the `engine:` value, which the engine registry writes: `EngineRegistry.jsonSchemaDefinition`) as
-    /// `$defs/engine`.
+    /// `$defs/engine`, and the engines' per-case data (`EngineRegistry.caseDataKinds`) as case properties.
     public static func text(engine: String, registry: ExpectationRegistry = .builtIn) -> String {
         let head = head.replacingOccurrences(of: engineSlot, with: #""engine": "# + engine)
             .replacingOccurrences(of: runSettingsSlot, with: runSettingMembers)
-        return [head, expectationDefinitions(registry), tail].joined(separator: "\n")
+        var body = ([head, expectationDefinitions(registry)] + engineDataDefinitions.map { $0 + "," })
+            .joined(separator: "\n").replacingOccurrences(of: engineDataSlot, with: engineDataMembers)
+        while body.last == "\n" || body.last == "," { body.removeLast() }
+        return body + "\n  }\n}"
     }
 
     /// Where `text(engine:)` puts the engine definition.
@@ -350,7 +354,7 @@ public enum SuiteJSONSchema {
         "expect": { "$ref": "#/$defs/expect" },
         "vars": { "type": "object", "additionalProperties": { "$ref": "#/$defs/text" }, "description": "Values for variant prompt templates." },
         "variants": { "$ref": "#/$defs/stringList", "description": "Limit the case to these variants." },
-        "script": { "$ref": "#/$defs/script" },
+        "engineData": {},
         "knownIssue": { "$ref": "#/$defs/caseKnownIssue" },
         "images": {
           "type": "array",
@@ -389,42 +393,16 @@ public enum SuiteJSONSchema {
     },
 """#
 
-    /// The definitions after the expectations, to the end of the schema.
-    private static let tail = #"""
-    "script": {
-      "description": "Responses for the scripted engine: a list of steps, {steps}, {turns: [[step...], ...]} or {attempts: [script, ...]}.",
-      "anyOf": [
-        { "type": "array", "items": { "$ref": "#/$defs/scriptStep" } },
-        {
-          "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
-          "properties": {
-            "steps": { "type": "array", "items": { "$ref": "#/$defs/scriptStep" } },
-            "turns": { "type": "array", "items": { "type": "array", "items": { "$ref": "#/$defs/scriptStep" } } },
-            "attempts": { "type": "array", "items": { "$ref": "#/$defs/script" } }
-          }
-        }
-      ]
-    },
-    "scriptStep": {
-      "type": "object",
-      "description": "One engine call's response: exactly one of text, structure, toolCalls, error.",
-      "additionalProperties": false,
-      "oneOf": [{ "required": ["text"] }, { "required": ["structure"] }, { "required": ["toolCalls"] }, { "required": ["error"] }],
-      "properties": {
-        "text": { "type": "string" },
-        "structure": { "description": "A structured response." },
-        "toolCalls": {
-          "type": "array", "minItems": 1,
-          "items": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string" }, "arguments": { "type": "object" } } }
-        },
-        "error": { "$ref": "#/$defs/errorName" },
-        "message": { "type": "string", "description": "The error's message." },
-        "inputTokens": { "type": "integer", "minimum": 0 },
-        "outputTokens": { "type": "integer", "minimum": 0 },
-        "latencyMs": { "type": "number", "minimum": 0 }
-      }
+    /// The `$defs` members of the engines' per-case data (`EngineCaseDataKind.schemaDefinitions`), indented.
+    private static var engineDataDefinitions: [String] {
+        EngineRegistry.caseDataKinds.map(\.schemaDefinitions).filter { !$0.isEmpty }.map { indented($0, by: 4) }
     }
-  }
-}
-"""#
+
+    /// The case's (and a judge's) properties for the engines' per-case data, each a reference to its `$defs`.
+    static var engineDataMembers: String {
+        EngineRegistry.caseDataKinds.map { ##""\##($0.key)": { "$ref": "#/$defs/\##($0.key)" },"## }.joined()
+    }
+
+    /// Where the case's and the judge's properties take `engineDataMembers`.
+    static let engineDataSlot = #""engineData": {},"#
 }

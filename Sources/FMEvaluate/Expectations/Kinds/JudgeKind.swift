@@ -15,7 +15,7 @@ extension JudgeConfig: ExpectationKind {
           "properties": {
             "name": { "type": "string", "description": "The metric's name (default judge)." },
             "engine": { "type": "string", "description": "The judge's engine." },
-            "script": { "description": "The verdicts a judge on the scripted engine plays, as a script (docs/suite-format.md)." },
+            "engineData": {},
             "instructions": { "type": "string" },
             "criteria": { "type": "string", "description": "What a good response does." },
             "scale": { "$ref": "#/$defs/scale" },
@@ -54,12 +54,12 @@ extension JudgeConfig: ExpectationKind {
         """#)
     }
 
-    /// The judge's engine, with its script.
-    public var judgeEngines: [JudgeEngineChoice] { [JudgeEngineChoice(name: engine, script: script)] }
+    /// The judge's engine, with its engine data.
+    public var judgeEngines: [JudgeEngineChoice] { [JudgeEngineChoice(name: engine, data: engineData)] }
 
     /// A `JudgeEvaluator` with the environment's judge engine.
     public func evaluator(in environment: EvaluationEnvironment) -> any Evaluator {
-        JudgeEvaluator(self, judge: environment.judgeEngine(JudgeEngineChoice(name: engine, script: script)).map { ModelJudge(engine: $0) })
+        JudgeEvaluator(self, judge: environment.judgeEngine(JudgeEngineChoice(name: engine, data: engineData)).map { ModelJudge(engine: $0) })
     }
 }
 

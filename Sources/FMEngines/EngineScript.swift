@@ -1,10 +1,12 @@
+import FMCore
+
 /// The responses a `scripted` engine plays back, written in a suite's `script:` key.
 ///
 /// Three shapes (JSON or YAML):
 /// - a list of steps — each engine call of an attempt takes the next step, across turns;
 /// - `{turns: [[step…], …]}` — each turn of a multi-turn case takes steps from its own list;
 /// - `{attempts: [script, …]}` — attempt k plays `attempts[k % count]` (flaky or divergent behaviour).
-public indirect enum EngineScript: Codable, Hashable, Sendable {
+public indirect enum EngineScript: Codable, Hashable, Sendable, EngineCaseValue {
     /// One list of steps for the whole attempt.
     case steps([ScriptStep])
     /// One list of steps per turn.
@@ -20,10 +22,11 @@ public indirect enum EngineScript: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case steps, turns, attempts }
 
-    /// Decodes a list of steps, or an object with exactly one of `steps`, `turns`, `attempts`.
+    /// Decodes a list of steps, or an object with exactly one of `steps`, `turns`, `attempts`; a bad step of
+    /// a list is reported as itself.
     public init(from decoder: Decoder) throws {
-        if let single = try? decoder.singleValueContainer(), let steps = try? single.decode([ScriptStep].self) {
-            self = .steps(steps)
+        if (try? decoder.unkeyedContainer()) != nil {
+            self = .steps(try decoder.singleValueContainer().decode([ScriptStep].self))
             return
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -31,7 +34,8 @@ public indirect enum EngineScript: Codable, Hashable, Sendable {
         guard present.count == 1, let key = present.first else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: decoder.codingPath,
-                debugDescription: "a script is a list of steps, or an object with exactly one of 'steps', 'turns', 'attempts'"))
+                debugDescription: "a script is a list of steps, or an object with exactly one of 'steps', 'turns', "
+                    + "'attempts'"))
         }
         switch key {
         case .steps: self = .steps(try container.decode([ScriptStep].self, forKey: .steps))
@@ -48,6 +52,95 @@ public indirect enum EngineScript: Codable, Hashable, Sendable {
         case .turns(let turns): try container.encode(turns, forKey: .turns)
         case .attempts(let scripts): try container.encode(scripts, forKey: .attempts)
         }
+    }
+}
+
+extension EngineScript {
+    /// The key a case writes its script under, read by the scripted engine alone.
+    public static let caseDataKey = "script"
+
+    /// The scripted engine's per-case data: `script:`, decoded, with its steps and turns checked.
+    static let caseData = EngineCaseDataKind(
+        key: caseDataKey, summary: "the responses to play back",
+        decode: { try EngineScript(from: $0) },
+        check: { value, facts in (value as? EngineScript)?.problems(facts) ?? [] },
+        schemaDefinitions: schemaDefinitions)
+
+    /// The JSON Schema of a script and of its steps, as `$defs` members.
+    static let schemaDefinitions = #"""
+"script": {
+  "description": "Responses for the scripted engine: steps, {steps}, {turns: [[step...]...]}, {attempts: [script...]}.",
+  "anyOf": [
+    { "type": "array", "items": { "$ref": "#/$defs/scriptStep" } },
+    {
+      "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
+      "properties": {
+        "steps": { "type": "array", "items": { "$ref": "#/$defs/scriptStep" } },
+        "turns": { "type": "array", "items": { "type": "array", "items": { "$ref": "#/$defs/scriptStep" } } },
+        "attempts": { "type": "array", "items": { "$ref": "#/$defs/script" } }
+      }
+    }
+  ]
+},
+"scriptStep": {
+  "type": "object",
+  "description": "One engine call's response: exactly one of text, structure, toolCalls, error.",
+  "additionalProperties": false,
+  "oneOf": [
+    { "required": ["text"] }, { "required": ["structure"] }, { "required": ["toolCalls"] }, { "required": ["error"] }
+  ],
+  "properties": {
+    "text": { "type": "string" },
+    "structure": { "description": "A structured response." },
+    "toolCalls": {
+      "type": "array", "minItems": 1,
+      "items": {
+        "type": "object", "additionalProperties": false, "required": ["name"],
+        "properties": { "name": { "type": "string" }, "arguments": { "type": "object" } }
+      }
+    },
+    "error": { "$ref": "#/$defs/errorName" },
+    "message": { "type": "string", "description": "The error's message." },
+    "inputTokens": { "type": "integer", "minimum": 0 },
+    "outputTokens": { "type": "integer", "minimum": 0 },
+    "latencyMs": { "type": "number", "minimum": 0 }
+  }
+}
+"""#
+
+    /// Every step of every turn and attempt.
+    public var allSteps: [ScriptStep] {
+        switch self {
+        case .steps(let steps): return steps
+        case .turns(let turns): return turns.flatMap { $0 }
+        case .attempts(let scripts): return scripts.flatMap(\.allSteps)
+        }
+    }
+
+    /// What keeps the script from playing in its case: bad steps, a turn count unlike the case's, calls
+    /// of tools the suite does not define.
+    func problems(_ facts: EngineCaseFacts) -> [String] {
+        var found = allSteps.flatMap(\.problems).map { "script: \($0)" }
+        if case .turns(let lists) = self, lists.count != facts.turnCount {
+            found.append("case '\(facts.caseID)' script has \(lists.count) turn list\(lists.count == 1 ? "" : "s") but "
+                + "the case has \(facts.turnCount) turn\(facts.turnCount == 1 ? "" : "s"); "
+                + "give one list of steps per turn")
+        }
+        var named: Set<String> = []
+        for name in allSteps.flatMap({ $0.toolCalls ?? [] }).map(\.name)
+        where !facts.toolNames.contains(name) && named.insert(name).inserted {
+            found.append("case '\(facts.caseID)' script calls tool '\(name)', which the suite does not define")
+        }
+        return found
+    }
+}
+
+extension EngineCaseData {
+    /// Case data holding `script` for the scripted engine.
+    public static func script(_ script: EngineScript) -> EngineCaseData {
+        var data = EngineCaseData()
+        data.set(script, forKey: EngineScript.caseDataKey)
+        return data
     }
 }
 
@@ -105,7 +198,8 @@ public struct ScriptStep: Codable, Hashable, Sendable {
         if set != 1 {
             found.append("a script step needs exactly one of 'text', 'structure', 'toolCalls', 'error' (found \(set))")
         }
-        if let error, let problem = ErrorTaxonomy.problem(with: error, known: LanguageModelError.caseNames, what: "LanguageModelError") {
+        if let error, let problem = ErrorTaxonomy.problem(with: error, known: LanguageModelError.caseNames,
+                                                          what: "LanguageModelError") {
             found.append(problem)
         }
         if let calls = toolCalls, calls.isEmpty { found.append("'toolCalls' needs at least one call") }
