@@ -19,18 +19,19 @@ public struct ResolvedEngine: Sendable {
 /// ones winning: the suite's `engine:` mapping (only when `--engine` is absent or names the same engine),
 /// the suite's `model:` key, then `--model` and `--cassette`, then each `--engine-option`. `model:`,
 /// `--model` and `--cassette` set the options of those names only on engines that declare them. Options
-/// left out that have a default get it, so cases group by the engine they really run on. A case scored
-/// from a recorded transcript resolves to `recorded` whatever the flags say: no engine runs for it; one
-/// that plays Apple's model through a script (`ScriptedStandIns`) keeps its suite's engine.
+/// left out that have a default get it, so cases group by the engine they really run on. A case whose
+/// own content decides its engine (`PinnedEngines`: a recorded transcript, a scripted stand-in for Apple's
+/// model) resolves to that engine whatever the flags say.
 public enum EngineResolution {
     /// The resolved engine of `item` under `request` (nil request: the suite's engine as written).
     public static func resolve(_ item: ExpandedCase, request: RunRequest?) -> ResolvedEngine {
-        let request = ScriptedStandIns.contains(item) ? nil : request
+        PinnedEngines.pin(item)?.engine ?? written(item, request: request)
+    }
+
+    /// Where a case's engine written in its suite's `engine:`, as laid over by `request`'s flags.
+    static func written(_ item: ExpandedCase, request: RunRequest?) -> ResolvedEngine {
         let spec = item.engineSpec
         let written = (spec.location ?? item.location).description
-        if item.recorded != nil {
-            return ResolvedEngine(configuration: EngineConfiguration(name: RecordedTranscript.engineName, options: [:]), nameOrigin: written, optionOrigins: [:])
-        }
         let name = request?.engine ?? spec.name
         var resolved = ResolvedEngine(configuration: EngineConfiguration(name: name, options: [:]),
                                       nameOrigin: request?.engine != nil ? "--engine" : written, optionOrigins: [:])
@@ -82,7 +83,7 @@ public enum EngineResolution {
     public static func problems(for cases: [ExpandedCase], request: RunRequest?) -> [String] {
         var seen: Set<String> = []
         var lines: [String] = []
-        for item in cases where item.recorded == nil {
+        for item in cases where !PinnedEngines.isUnregistered(item) {
             let resolved = resolve(item, request: request)
             for problem in EngineRegistry.problems(resolved.configuration) {
                 let origin = problem.option.flatMap { resolved.optionOrigins[$0] } ?? resolved.nameOrigin

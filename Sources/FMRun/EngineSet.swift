@@ -26,8 +26,12 @@ final class EngineSet: @unchecked Sendable {
             let configuration = EngineSet.configuration(for: item, request: request)
             if !configurations.contains(configuration) { configurations.append(configuration) }
         }
-        let recorded = configurations.filter { $0.name == RecordedTranscript.engineName }
-        configurations.removeAll { $0.name == RecordedTranscript.engineName }
+        var pinned: [EngineConfiguration: PinnedEngine] = [:]
+        for item in cases {
+            guard let (entry, engine) = PinnedEngines.pin(item), entry.provider != nil else { continue }
+            pinned[engine.configuration] = entry
+        }
+        configurations.removeAll { pinned[$0] != nil }
         for (flag, path) in [("--record", request.record), ("--cache", request.cache)] where path != nil {
             guard configurations.count > 1 else { continue }
             let names = configurations.map(\.summary).joined(separator: ", ")
@@ -47,8 +51,8 @@ final class EngineSet: @unchecked Sendable {
             }
             providers[configuration] = provider
         }
-        for configuration in recorded {
-            providers[configuration] = RecordedTranscriptProvider(cases: cases)
+        for (configuration, entry) in pinned.sorted(by: { $0.key.summary < $1.key.summary }) {
+            providers[configuration] = entry.provider?(cases)
             configurations.append(configuration)
         }
         let first = configurations.first.flatMap { [providers] in providers[$0] }

@@ -34,6 +34,14 @@ final class RecordedTranscriptProvider: EngineProvider {
         return RecordedSessionDriver(transcript: transcript)
     }
 
+    /// The pinned engine of cases scored from recorded transcripts: this provider, whatever the flags say.
+    static let pinned = PinnedEngine(pin: { item in
+        guard item.recorded != nil else { return nil }
+        let written = (item.engineSpec.location ?? item.location).description
+        return ResolvedEngine(configuration: EngineConfiguration(name: RecordedTranscript.engineName, options: [:]),
+                              nameOrigin: written, optionOrigins: [:])
+    }, provider: { RecordedTranscriptProvider(cases: $0) })
+
     /// The fingerprint's record of the transcripts scored: each file and its SHA-256, in case order.
     static func sources(of cases: [ExpandedCase]) -> [RecordedSource]? {
         var seen: Set<String> = []

@@ -13,6 +13,11 @@ public enum ScriptedStandIns {
         item.origin?.reproducedWith == .scripted && item.engineSpec.name == EngineRegistry.scriptEngine
     }
 
+    /// The pinned engine of a stand-in: its suite's engine as written, whatever the flags say.
+    static let pinned = PinnedEngine(pin: { item in
+        contains(item) ? EngineResolution.written(item, request: nil) : nil
+    }, provider: nil)
+
     /// The notes on what the engine flags do to cases written for an engine that owns case data: one for
     /// the stand-ins they leave on their script, one per suite whose cases they move to another engine.
     static func flagNotes(_ cases: [ExpandedCase], request: RunRequest) -> [RunNote] {
@@ -29,7 +34,7 @@ public enum ScriptedStandIns {
         }
         var moved: [String: (first: ExpandedCase, engine: String, count: Int)] = [:]
         var order: [String] = []
-        for item in cases where !contains(item) && item.recorded == nil {
+        for item in cases where PinnedEngines.pin(item) == nil {
             guard EngineRegistry.descriptor(named: item.engineSpec.name)?.ownsCaseData == true else { continue }
             let engine = EngineResolution.resolve(item, request: request).configuration.name
             guard engine != item.engineSpec.name else { continue }
