@@ -23,31 +23,38 @@ import Testing
                 == "no run history (reports/history.sqlite): rates assumed; record runs or give --history FILE")
     }
 
-    /// With a history, the rates are the newest run's: the gate's pass rate and the A/B pair's discordance.
+    /// With a history, the rates are the newest run's: each gate's pass rate and the A/B pair's discordance
+    /// (variant b cuts the three long answers short, so 3 of 10 cases disagree).
     @Test func planReadsTheMeasuredRatesFromTheHistory() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var text = "suite: ab\nengine: scripted\nvariants: [ { name: a }, { name: b } ]\ncases:\n"
+        var text = "suite: ab\nengine: scripted\n"
+            + "variants: [ { name: a }, { name: b, options: { maximumResponseTokens: 3 } } ]\ncases:\n"
         for index in 0..<10 {
-            let answer = index < 2 ? "no" : "yes"
-            text += "  - { id: c\(index), prompt: p, script: [ { text: \(answer) } ], expect: { contains: yes } }\n"
+            let answer = (index < 3 ? String(repeating: "word ", count: 30) : "") + "done"
+            text += "  - { id: c\(index), prompt: p, script: [ { text: '\(answer)' } ], expect: { contains: done } }\n"
         }
         try text.write(to: folder.appendingPathComponent("ab.yaml"), atomically: true, encoding: .utf8)
         let run = try runFMEval(["run", "ab.yaml"], directory: folder)
-        #expect(run.status == 1, "two cases fail: \(run.stdout)\(run.stderr)")
-        let plan = try runFMEval(["plan", "ab.yaml", "--detect", "10%", "--power", "0.9"], directory: folder)
+        #expect(run.status == 1, "three cases fail under b: \(run.stdout)\(run.stderr)")
+        let plan = try runFMEval(["plan", "ab.yaml", "--detect", "30%"], directory: folder)
         #expect(plan.status == 0, "\(plan.stderr)")
-        let gate = try #require(plan.stdout.split(separator: "\n").first { $0.hasPrefix("ab@a ") })
-        #expect(gate.contains("80.0% (run #1)"), "\(plan.stdout)")
-        let ab = try #require(plan.stdout.split(separator: "\n").first { $0.hasPrefix("ab ") })
-        #expect(ab.contains("A/B a vs b") && ab.contains("0.0% discordant (run #1)"), "\(plan.stdout)")
+        let lines = plan.stdout.split(separator: "\n").map(String.init)
+        let gate = try #require(lines.first { $0.hasPrefix("ab@b ") })
+        #expect(gate.contains("70.0% (run #1)") && gate.contains("20 trials"), "\(plan.stdout)")
+        #expect(gate.hasSuffix("underpowered: needs about 20 cases; you have 10"), "\(plan.stdout)")
+        #expect(lines.first { $0.hasPrefix("ab@a ") }?.hasSuffix("enough") == true, "\(plan.stdout)")
+        let ab = try #require(lines.first { $0.hasPrefix("ab ") })
+        #expect(ab.contains("A/B a vs b") && ab.contains("30.0% discordant (run #1)") && ab.contains("24 pairs"),
+                "\(plan.stdout)")
         #expect(plan.stdout.contains("measured rates: the newest of the last 30 runs in reports/history.sqlite"))
 
         let json = try runFMEval(["plan", "ab.yaml", "--json"], directory: folder)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let rows = try #require(object["rows"] as? [[String: Any]])
         #expect(rows.map { $0["test"] as? String } == ["gate", "gate", "ab"], "\(json.stdout)")
-        #expect(rows.first?["measured"] as? Double == 0.8 && rows.first?["measuredRun"] as? Int == 1)
+        #expect(rows[1]["measured"] as? Double == 0.7 && rows[1]["measuredRun"] as? Int == 1)
+        #expect(rows[2]["measured"] as? Double == 0.3 && object["detect"] as? Double == 0.05)
     }
 
     @Test(arguments: [
