@@ -57,6 +57,13 @@ import Testing
         #expect(rows[2]["measured"] as? Double == 0.3 && object["detect"] as? Double == 0.05)
     }
 
+    @Test func suiteErrorsAndMissingPathsAreInvalidInput() throws {
+        let result = try runFMEval(["plan", "no/such/dir"])
+        #expect(result.status == 2 && result.stdout.isEmpty)
+        #expect(result.stderr.contains("no/such/dir:1:1: error: no such file or directory"), "\(result.stderr)")
+        #expect(result.stderr.contains("fmeval: error: plan: the suites have 1 error(s); fix them"), "\(result.stderr)")
+    }
+
     @Test(arguments: [
         (["--detect", "0"], "plan: --detect expects a difference above 0 and below 100%, as 5% or 0.05, got '0'"),
         (["--detect", "100%"], "--detect expects a difference above 0 and below 100%, as 5% or 0.05, got '100%'"),

@@ -86,6 +86,8 @@ func pairedCasesFollowConnorsFormula(discordance: Double, difference: Double, po
                                 candidate: RunResult(run: sampleInfo(), cases: after), candidateName: "new")
     #expect(ab.pValue >= 0.05 && ab.pairsNeeded == 7)
     #expect(TerminalText.abTable(ab).contains("\n  a difference this size needs about 7 paired cases; you have 6"))
+    let html = HTMLReport.render(RunResult(run: sampleInfo(), cases: after), comparisons: [ab])
+    #expect(html.contains("<p class=\"muted\">a difference this size needs about 7 paired cases; you have 6</p>"))
     let same = ABComparison.files(base: RunResult(run: sampleInfo(), cases: before), baseName: "old",
                                   candidate: RunResult(run: sampleInfo(), cases: before), candidateName: "new")
     #expect(same.underpoweredNote == nil && !TerminalText.abTable(same).contains("needs about"))
