@@ -47,6 +47,7 @@ enum HTMLComparisons {
         page.raw("<tr><th>A passes</th><td class=\"num\">\(table.bothPass)</td><td class=\"num\">\(table.onlyA)</td></tr>")
         page.raw("<tr><th>A fails</th><td class=\"num\">\(table.onlyB)</td><td class=\"num\">\(table.bothFail)</td></tr></tbody></table>\n")
         page.element("p", ABText.verdict(comparison))
+        if let note = comparison.underpoweredNote { page.element("p", cls: "muted", note) }
         if !comparison.unpaired.isEmpty {
             page.element("p", cls: "muted", "\(comparison.unpaired.count) case(s) ran on one side only and are not compared.")
         }

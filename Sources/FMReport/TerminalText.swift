@@ -85,6 +85,7 @@ public enum TerminalText {
                      "  A passes  \(pad(t.bothPass, 10))\(pad(t.onlyA, 9))",
                      "  A fails   \(pad(t.onlyB, 10))\(pad(t.bothFail, 9))",
                      "  " + ABText.verdict(comparison)]
+        if let note = comparison.underpoweredNote { lines.append("  " + note) }
         let flipped = comparison.flipped
         for row in flipped.prefix(flippedLimit) {
             lines.append("  flipped \(oneLine(row.key)): \(row.statusA.rawValue) → \(row.statusB.rawValue)")

@@ -3,6 +3,7 @@ let allCommands: [Command.Type] = [
     RunCommand.self,
     ValidateCommand.self,
     CompareCommand.self,
+    PlanCommand.self,
     MergeCommand.self,
     HistoryCommand.self,
     ReportCommand.self,

@@ -96,6 +96,7 @@ private let candidateCases = [ReportFixtureCase(caseID: "paris", passed: false),
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("A/B terse (A) vs verbose (B) over 6 paired cases"))
     #expect(result.stdout.contains("McNemar exact p = 0.0625 (not significant at 5%)"))
+    #expect(result.stdout.contains("\n  a difference this size needs about 7 paired cases; you have 6\n"))
     #expect(result.stdout.contains("flipped city-info/c5: passed → failed"))
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("ab-out.json"))) as? [String: Any]
     #expect((json?["ab"] as? [[String: Any]])?.count == 1)
