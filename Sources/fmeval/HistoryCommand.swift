@@ -56,7 +56,7 @@ struct HistoryCommand: Command {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try Arguments(arguments, command: "history", flags: usage.flags)
-        let file = args.value(history) ?? "reports/history.sqlite"
+        let file = args.value(history) ?? HistoryFlags.defaultFile
         let last = try args.int(Self.last, minimum: 1)
         let keep = try args.int(Self.keep, minimum: 0)
         let before = args.value(Self.before)

@@ -36,11 +36,16 @@ struct HistoryFlags {
         return flags
     }
 
+    /// The history's file name, beside the results.
+    static let fileName = "history.sqlite"
+    /// The history file when results go to the default folder: what `history` and `plan` read by default.
+    static let defaultFile = FilePaths.join("reports", fileName)
+
     /// The history file for results written to `resultsPath` (the folder `reports` when results go
     /// to standard output).
     func file(resultsPath: String?) -> String {
         if let explicitPath { return explicitPath }
-        return FilePaths.join(resultsPath.map(FilePaths.parent(of:)) ?? "reports", "history.sqlite")
+        return resultsPath.map { FilePaths.join(FilePaths.parent(of: $0), Self.fileName) } ?? Self.defaultFile
     }
 
     /// The history a finished run is saved to (nil with `--no-history`); git facts come from the

@@ -44,7 +44,7 @@ struct PlanCommand: Command {
     """
 
     /// The history read when `--history` is not given (and only when it exists).
-    static let defaultHistory = "reports/history.sqlite"
+    static let defaultHistory = HistoryFlags.defaultFile
     /// The history runs searched for the newest measurement.
     static let window = 30
 
