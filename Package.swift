@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "FaultServer", path: "Tests/FaultServer"),
         // Helpers every test target may share: deadline polling, process checks.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "OpenAIEngineTests", dependencies: ["FMEngines", "FMSession", "FMEmbedded", "FMCore", "FaultServer"]),
+        .testTarget(name: "OpenAIEngineTests", dependencies: ["FMEngines", "FMSession", "FMEmbedded", "FMCore", "FaultServer", "TestSupport"]),
         .testTarget(name: "FMEvaluateTests", dependencies: ["FMEvaluate", "FMCore", "TestSupport"]),
         .testTarget(name: "FMSuiteTests", dependencies: ["FMSuite", "FMCore", "TestSupport"]),
         .testTarget(name: "FMResultsTests", dependencies: ["FMResults", "FMEvaluate", "FMCore"]),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What one run of the `fmeval` binary produced.
 struct CLIResult {
@@ -34,10 +35,10 @@ func runFMEval(_ arguments: [String], stdin: String? = nil, environment: [String
     let group = DispatchGroup()
     group.enter()
     DispatchQueue.global().async {
-        errBox.data = err.fileHandleForReading.readDataToEndOfFile()
+        errBox.data = readToEnd(err.fileHandleForReading)
         group.leave()
     }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let outData = readToEnd(out.fileHandleForReading)
     group.wait()
     let errData = errBox.data
     process.waitUntilExit()

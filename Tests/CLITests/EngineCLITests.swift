@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Writes `text` as `name` in `folder` and returns its path.
@@ -128,7 +129,7 @@ private let jsonschemaAvailable: Bool = {
     let out = Pipe()
     process.standardOutput = out
     try process.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let text = String(decoding: readToEnd(out.fileHandleForReading), as: UTF8.self)
     process.waitUntilExit()
     #expect(text.split(separator: "\n") == ["ok", "bad", "ok", "bad", "bad", "ok", "bad"], "\(text)")
 }

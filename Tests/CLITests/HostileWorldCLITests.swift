@@ -92,7 +92,7 @@ func aOneCharacterOutputPathWorks(flags: [String]) throws {
     if hung { process.terminate() }
     process.waitUntilExit()
     #expect(!hung, "fmeval respond --model FIFO was still waiting after 60 s")
-    let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let text = String(decoding: readToEnd(err.fileHandleForReading), as: UTF8.self)
     #expect(process.terminationStatus == 2 || process.terminationStatus == 3, "\(process.terminationStatus) \(text)")
     #expect(text.contains("not a regular file"), "\(text)")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One case of a hand-written results document: id parts and whether its single attempt passed.
@@ -89,7 +90,7 @@ func reportXmllint(_ path: String, sourceLocation: SourceLocation = #_sourceLoca
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let data = readToEnd(pipe.fileHandleForReading)
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// True when the tests run in CI (`CI=true`, or `FMEVAL_REQUIRE_TOOLS=1` as `.ci/run` sets): missing
@@ -61,11 +62,11 @@ func runTool(_ executable: URL, _ arguments: [String], separateErrors: Bool = fa
     if separateErrors {
         group.enter()
         DispatchQueue.global().async {
-            errors.data = errorPipe.fileHandleForReading.readDataToEndOfFile()
+            errors.data = readToEnd(errorPipe.fileHandleForReading)
             group.leave()
         }
     }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let data = readToEnd(pipe.fileHandleForReading)
     group.wait()
     process.waitUntilExit()
     return ToolOutput(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import FMCore
 import FMEvaluate
@@ -64,7 +65,7 @@ private func schemaErrors(_ instances: [(name: String, json: String)], sourceLoc
     process.standardOutput = out
     process.standardError = out
     try process.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let text = String(decoding: readToEnd(out.fileHandleForReading), as: UTF8.self)
     process.waitUntilExit()
     guard process.terminationStatus == 0, text.contains("checked \(instances.count)") else {
         Issue.record("the validator failed (is the schema itself valid?): \(text)", sourceLocation: sourceLocation)

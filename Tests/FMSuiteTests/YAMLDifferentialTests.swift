@@ -1,5 +1,6 @@
 import FMCore
 import Foundation
+import TestSupport
 import Testing
 @testable import FMSuite
 
@@ -154,7 +155,7 @@ private func runPython(_ python: URL, _ arguments: [String]) throws -> (status: 
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let data = readToEnd(pipe.fileHandleForReading)
     process.waitUntilExit()
     return (process.terminationStatus, data)
 }

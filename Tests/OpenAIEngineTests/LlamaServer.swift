@@ -1,6 +1,7 @@
 import FMEmbedded
 import FaultServer
 import Foundation
+import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -41,7 +42,7 @@ final class LlamaServer {
         process.standardOutput = output
         process.standardError = output
         do { try process.run() } catch { return .failure(StartError(description: "cannot start \(binary): \(error)")) }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: readToEnd(output.fileHandleForReading), as: UTF8.self)
         process.waitUntilExit()
         guard let line = text.split(separator: "\n").first(where: { $0.contains("system_info:") }),
               let cpu = line.range(of: "CPU : ") else {
