@@ -67,28 +67,6 @@ private func knownIssueSuite(answer: String, issue: String = "{ reason: upstream
     #expect(run.stderr.contains("known.yaml:12:19: error: unknown key 'reasn'; did you mean 'reason'? (in knownIssue)"), "\(run.stderr)")
 }
 
-/// The README's quickstart: the example suites run on the embedded engine and every gate holds.
-@Test func theExampleSuitesPassOnTheEmbeddedEngine() throws {
-    let folder = try temporaryFolder()
-    let json = folder.appendingPathComponent("results.json").path
-    let run = try runFMEval(["run", "suites", "--json", json], environment: ["CI": "true"])
-    #expect(run.status == 0, "the quickstart must exit 0:\n\(run.stdout)\(run.stderr)")
-    let results = try Results(path: json)
-    #expect(results.summary["failed"] as? Int == 0)
-    #expect(results.summary["errored"] as? Int == 0)
-    #expect((results.summary["knownIssues"] as? Int ?? 0) > 0)
-    #expect(try results.case("beijing")["status"] as? String == "passed", "the regression gate holds")
-    #expect(run.stdout.contains("\n106 cases, 62 passed, 0 failed, 44 known issues, 184 attempts, 12 reused, "), "README's quickstart lines: \(run.stdout)")
-    #expect(run.stdout.hasSuffix(" s\nAll gates hold.\n"), "the verdict is the last line")
-    #expect(run.stdout.contains("still failing: constraints: over budget"), "a counted constraint violation is shown")
-    #expect(run.stdout.contains("McNemar exact p = 0.0156 (significant at 5%)"))
-    #expect(run.stdout.contains("\nA/B ") && run.stdout.contains(" vs terse "), "each A/B on one line")
-    #expect(!run.stdout.contains("B passes  B fails"), "the A/B tables wait for -v")
-    #expect(run.stdout.contains("KNOWN anyof-tool-arguments/city-outside-list@device  ")
-        && run.stdout.contains("known issue: .anyOf tool-argument guide is not enforced"))
-    #expect(!run.stdout.contains("PASS  city-tools/"), "a plain pass is only counted (-v lists it)")
-}
-
 /// The first example in docs/suite-format.md runs as written (saved in a suites/ folder beside fixtures/).
 @Test func theFirstDocumentedSuitePasses() throws {
     let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/suite-format.md"), encoding: .utf8)
