@@ -53,9 +53,9 @@ let package = Package(
         ),
 
         // Harness throughput benchmark: replayed cases per second (see Sources/fmeval-bench-harness).
-        .executableTarget(name: "fmeval-bench-harness", dependencies: ["FMRun", "FMResults"]),
+        .executableTarget(name: "fmeval-bench-harness", dependencies: ["FMRun", "FMResults", "FMEngines"]),
         // Run-history benchmark: recording a 10,000-case run, the trend query over 100 runs (see Sources/fmeval-bench-history).
-        .executableTarget(name: "fmeval-bench-history", dependencies: ["FMHistory", "FMResults", "FMEvaluate", "FMCore"]),
+        .executableTarget(name: "fmeval-bench-history", dependencies: ["FMHistory", "FMResults", "FMEvaluate", "FMCore", "FMEngines"]),
 
         .testTarget(name: "FMCoreTests", dependencies: ["FMCore", "TestSupport"]),
         .testTarget(name: "FMGrammarTests", dependencies: ["FMGrammar", "FMCore"]),

@@ -25,6 +25,8 @@ public struct EngineConfiguration: Sendable, Hashable {
     public static let modelOption = "model"
     /// The name of the option `--cassette` sets, on the engines that declare it.
     public static let cassetteOption = "cassette"
+    /// The name of the option `--base-url` sets: the API root of an engine that talks to a server.
+    public static let baseURLOption = "baseURL"
 
     /// The `model` option: a model name or file (embedded engine); nil for the engine's default.
     public var model: String? {

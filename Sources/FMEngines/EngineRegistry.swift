@@ -51,6 +51,8 @@ public enum EngineRegistry {
     public static let defaultEngine = EmbeddedEngine.descriptor.name
     /// The engine `--cassette FILE` implies: the one that plays cassettes.
     public static let cassetteEngine = ReplayEngine.descriptor.name
+    /// The engine that talks to an OpenAI-compatible server (`--base-url`).
+    public static let serverEngine = OpenAIEngine.descriptor.name
     /// The engine that plays each case's `script:` (and so plays Apple's model in `reproducedWith: scripted`).
     public static let scriptEngine = ScriptedEngine.descriptor.name
 

@@ -35,9 +35,9 @@ public struct EvalEngine: Sendable {
     /// `options` adds the engine's other options (`timeoutSeconds`, `stream`, …; see docs/engines.md).
     public static func openAI(baseURL: String, model: String, options: [String: GeneratedContent] = [:]) -> EvalEngine {
         var all = options
-        all["baseURL"] = GeneratedContent(baseURL)
+        all[EngineConfiguration.baseURLOption] = GeneratedContent(baseURL)
         all[EngineConfiguration.modelOption] = GeneratedContent(model)
-        return .registered("openai", options: all)
+        return .registered(EngineRegistry.serverEngine, options: all)
     }
 
     /// A registered engine by name with its options, checked against the engine registry when the run starts.

@@ -8,6 +8,7 @@
 // outside the runner's lock, 7,250–11,350 cases/s wall (7,760–8,080 per CPU-second; ≥ 10,000 only when the
 // second core is free). The goal is 10,000 cases/s.
 import Foundation
+import FMEngines
 import FMResults
 import FMRun
 
@@ -54,7 +55,7 @@ let (_, recordSeconds, _, recorded) = try timedRun { $0.record = cassette }
 print("recorded \(recorded.cases.count) cases on the scripted engine in \(String(format: "%.2f", recordSeconds)) s")
 for jobs in [1, 2] {
     let (load, run, cpu, result) = try timedRun {
-        $0.engine = "replay"
+        $0.engine = EngineRegistry.cassetteEngine
         $0.cassette = cassette
         $0.options = RunnerOptions(jobs: jobs)
     }

@@ -10,6 +10,7 @@ import Foundation
 import FMCore
 import FMEvaluate
 import FMHistory
+import FMEngines
 import FMResults
 
 let arguments = CommandLine.arguments
@@ -22,7 +23,7 @@ let file = folder.appendingPathComponent("history.sqlite").path
 
 /// Run `run` of the synthetic suite: case `i` fails when `(i + run) % 37 == 0` or, for every 500th case, on odd runs.
 func syntheticRun(_ run: Int) -> RunResult {
-    let engine = EngineIdentity(name: "scripted", model: "bench")
+    let engine = EngineIdentity(name: EngineRegistry.scriptEngine, model: "bench")
     let cases = (0..<caseCount).map { index -> CaseResult in
         let fails = (index + run) % 37 == 0 || (index % 500 == 0 && run % 2 == 1)
         let attempt = AttemptResult(index: 0, status: fails ? .failed : .passed, text: "positive", transcript: Transcript(),

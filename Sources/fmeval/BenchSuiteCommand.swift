@@ -86,7 +86,7 @@ struct BenchSuiteCommand: Command {
         }
         let figures = RunThroughput(result)
         let engine = result.run.fingerprint.engine
-        let remote = result.cases.contains { $0.engine?.name == "openai" }
+        let remote = result.cases.contains { $0.engine?.name == EngineRegistry.serverEngine }
         let rss = BenchCommand.peakRSSBytes()
         if json {
             try printJSON(figures, extra: [

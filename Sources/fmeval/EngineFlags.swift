@@ -32,7 +32,7 @@ struct EngineFlags {
     /// `--base-url URL` sets the `baseURL` option unless an `--engine-option baseURL=…` does.
     static func parse(_ args: Arguments) throws -> EngineFlags {
         var flags = EngineFlags(name: args.value(engine))
-        if let url = args.value(baseURL) { flags.options["baseURL"] = GeneratedContent(url) }
+        if let url = args.value(baseURL) { flags.options[EngineConfiguration.baseURLOption] = GeneratedContent(url) }
         for text in args.values(engineOption) {
             let (key, value) = try option(text)
             flags.options[key] = value

@@ -15,6 +15,7 @@ public enum SuiteJSONSchema {
     public static func text(engine: String, registry: ExpectationRegistry = .builtIn) -> String {
         let head = head.replacingOccurrences(of: engineSlot, with: #""engine": "# + engine)
             .replacingOccurrences(of: runSettingsSlot, with: runSettingMembers)
+            .replacingOccurrences(of: reproducedWithSlot, with: reproducedWithValues)
         var body = ([head, expectationDefinitions(registry)] + engineDataDefinitions.map { $0 + "," })
             .joined(separator: "\n").replacingOccurrences(of: engineDataSlot, with: engineDataMembers)
         while body.last == "\n" || body.last == "," { body.removeLast() }
@@ -23,6 +24,14 @@ public enum SuiteJSONSchema {
 
     /// Where `text(engine:)` puts the engine definition.
     private static let engineSlot = #""engine": {}"#
+
+    /// Where `text(engine:)` puts the values of `reproducedWith` (`ReproducedWith`).
+    private static let reproducedWithSlot = #""enum": ["reproducedWith"]"#
+
+    /// `"enum": [...]` of every `ReproducedWith` value.
+    private static var reproducedWithValues: String {
+        #""enum": ["# + ReproducedWith.allCases.map { #""\#($0.rawValue)""# }.joined(separator: ", ") + "]"
+    }
 
     /// Where `text(engine:)` puts the run settings of `options` (`RunSettingTable`).
     private static let runSettingsSlot = #""runSettings": {}"#
@@ -76,7 +85,7 @@ public enum SuiteJSONSchema {
                                   "title": { "type": "string" } } }]
     },
     "reproducedWith": {
-      "enum": ["model", "scripted", "recorded"],
+      "enum": ["reproducedWith"],
       "description": "What produces the reported behaviour: the real model on the chosen engine, the scripted engine standing in for Apple's model, or a transcript recorded on a device."
     },
     "summary": { "$ref": "#/$defs/text", "description": "One paragraph: what was reported, the correct behaviour, what the suite checks." },
