@@ -28,7 +28,9 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
                             progress: (String) -> Void = { _ in }) throws {
         let url = try modelPath.map { URL(fileURLWithPath: $0) } ?? ModelStore.defaultModelURL(progress: progress)
         let file = try GGUFFile(path: url.path)
-        let hash = modelPath == nil ? ModelSpec.smolLM2.sha256 : nil
+        // The default model was verified on download; another file is hashed so drift reports can tell
+        // two models of one name apart (a re-quantised or edited GGUF).
+        let hash = modelPath == nil ? ModelSpec.smolLM2.sha256 : SHA256.hexOfFile(atPath: url.path)
         try self.init(file: file, modelName: FilePaths.stem(of: url.path), modelHash: hash,
                       prefixCacheBytes: prefixCacheBytes)
     }

@@ -50,7 +50,7 @@ extension HistoryStore {
         let cases = try guarded("read") {
             try database.query("""
                 SELECT c.case_key, c.suite, c.case_name, c.variant, cr.tags, cr.status, cr.gate_holds, cr.passes, cr.pass_rate,
-                       cr.reason, cr.duration_ms, cr.definition
+                       cr.reason, cr.duration_ms, cr.definition, cr.engine
                 FROM case_results cr JOIN cases c ON c.id = cr.case_ref WHERE cr.run = ? ORDER BY cr.id
                 """, [.int(run.number)]) { row -> CaseResult in
                 let tags = (try? JSONDecoder().decode([String].self, from: Data((row.text(4) ?? "[]").utf8))) ?? []
@@ -61,6 +61,9 @@ extension HistoryStore {
                 result.passes = row.int(7)
                 result.passRate = row.double(8)
                 result.reason = row.text(9) ?? ""
+                result.engine = row.text(12)
+                    .flatMap { try? JSONDecoder().decode(EngineIdentity.self, from: Data($0.utf8)) }
+                    ?? info.0.fingerprint.engine
                 return result
             }
         }

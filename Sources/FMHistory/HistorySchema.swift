@@ -7,7 +7,7 @@ enum HistorySchema {
     static var currentVersion: Int { migrations.count }
 
     /// The scripts, in order: `migrations[0]` creates version 1 from nothing.
-    static let migrations: [String] = [version1, version2]
+    static let migrations: [String] = [version1, version2, version3]
 
     /// Version 1: runs, cases, per-run case results and attempts.
     static let version1 = """
@@ -81,5 +81,11 @@ enum HistorySchema {
     ALTER TABLE case_results ADD COLUMN diverged INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX case_results_by_case ON case_results (case_ref, run);
     CREATE INDEX runs_by_branch ON runs (git_branch, id);
+    """
+
+    /// Version 3: the engine each case ran on (its `EngineIdentity` as JSON), so drift can tell a model
+    /// change from a case change per case; rows written before it fall back to the run's engine.
+    static let version3 = """
+    ALTER TABLE case_results ADD COLUMN engine TEXT;
     """
 }

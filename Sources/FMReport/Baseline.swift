@@ -40,6 +40,8 @@ public struct BaselineEntry: Codable, Sendable {
     public var passRateBefore: Double?
     /// Pass rate now.
     public var passRateAfter: Double?
+    /// Why the verdict flipped, for a regression or a fix: the model, the case, both or neither.
+    public var cause: DriftCause? = nil
 }
 
 /// Every case of two runs classified against each other, keyed by stable case id.
@@ -56,9 +58,15 @@ public struct BaselineComparison: Codable, Sendable {
         entries.reserveCapacity(current.cases.count + current.skipped.count)
         for result in current.cases where seen.insert(result.id).inserted {
             let prior = before[result.id]
-            entries.append(BaselineEntry(id: result.id, change: Self.classify(prior, result),
-                                         before: prior?.status, after: result.status,
-                                         passRateBefore: prior?.passRate, passRateAfter: result.passRate))
+            var entry = BaselineEntry(id: result.id, change: Self.classify(prior, result),
+                                      before: prior?.status, after: result.status,
+                                      passRateBefore: prior?.passRate, passRateAfter: result.passRate)
+            if let prior, entry.change == .regression || entry.change == .fixed {
+                entry.cause = DriftCause.of(modelBefore: ModelIdentity.of(prior, in: baseline),
+                                            modelAfter: ModelIdentity.of(result, in: current),
+                                            definitionBefore: prior.definition, definitionAfter: result.definition)
+            }
+            entries.append(entry)
         }
         for skipped in current.skipped where seen.insert(skipped.id).inserted {
             let prior = before[skipped.id]

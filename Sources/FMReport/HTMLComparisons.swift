@@ -17,14 +17,16 @@ enum HTMLComparisons {
         page.raw("</div>\n")
         let interesting = comparison.entries.filter { $0.change != .unchanged }
         if !interesting.isEmpty {
-            page.raw("<table><thead><tr><th>case</th><th>change</th><th>before</th><th>now</th><th class=\"num\">pass rate before → now</th></tr></thead><tbody>\n")
+            page.raw("<table><thead><tr><th>case</th><th>change</th><th>before</th><th>now</th><th class=\"num\">pass rate before → now</th><th>why it flipped</th></tr></thead><tbody>\n")
             for entry in interesting {
                 page.open("tr", [("data-case", entry.id), ("data-status", entry.after?.rawValue ?? "")])
                 page.raw("<td class=\"mono\">")
                 page.text(entry.id)
                 page.raw("</td><td><span class=\"badge \(entry.change.rawValue)\">\(entry.change.rawValue)</span></td>")
                 page.raw("<td>\(entry.before?.rawValue ?? "–")</td><td>\(entry.after?.rawValue ?? "–")</td>")
-                page.raw("<td class=\"num\">\(entry.passRateBefore.map(SVGChart.percent) ?? "–") → \(entry.passRateAfter.map(SVGChart.percent) ?? "–")</td></tr>\n")
+                page.raw("<td class=\"num\">\(entry.passRateBefore.map(SVGChart.percent) ?? "–") → \(entry.passRateAfter.map(SVGChart.percent) ?? "–")</td>")
+                page.element("td", cls: "cause", entry.cause?.phrase ?? "")
+                page.raw("</tr>\n")
             }
             page.raw("</tbody></table>\n")
         }

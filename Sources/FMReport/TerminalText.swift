@@ -72,7 +72,9 @@ public enum TerminalText {
         for entry in rows {
             let name = entry.change.rawValue
             let before = entry.before?.rawValue ?? "–", after = entry.after?.rawValue ?? "–"
-            lines.append("  \(name)\(String(repeating: " ", count: width - name.count))  \(oneLine(entry.id))  (\(before) → \(after))")
+            let cause = entry.cause.map { "; \($0.phrase)" } ?? ""
+            lines.append("  \(name)\(String(repeating: " ", count: width - name.count))  \(oneLine(entry.id))  "
+                + "(\(before) → \(after)\(cause))")
         }
         return lines.joined(separator: "\n")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import FMCore
 import FMHistory
+import FMReport
 import FMResults
 
 /// `fmeval history [QUERY]`: questions over the run history database (docs/history.md).
@@ -22,6 +23,7 @@ struct HistoryCommand: Command {
       fmeval history [runs] [--last N]
       fmeval history trend CASE_ID [--last N]
       fmeval history flips [RUN_A RUN_B]
+      fmeval history drift [RUN_A RUN_B]
       fmeval history flaky [--last N]
       fmeval history suites [--last N]
       fmeval history prune (--keep N | --before DATE)
@@ -34,6 +36,9 @@ struct HistoryCommand: Command {
                those runs and, when it fails now, the run (and commit) where it started failing after its
                last pass
       flips    the cases whose status differs between two runs (default: the last two)
+      drift    the cases whose gate verdict flipped between two runs (default: the last two), each
+               attributed to its cause: the model changed (the model file's SHA-256, the server's model
+               and build, the OS), the case changed (its definition hash), both, or neither (flaky)
       flaky    the cases whose status changed between consecutive runs with an unchanged definition
                hash over the last N runs (default 30), most changes first
       suites   each suite's pass rate (cases holding their gate) per run over the last N runs (default 30)
@@ -52,7 +57,7 @@ struct HistoryCommand: Command {
     """
 
     /// The queries, for messages.
-    static let queries = ["runs", "trend", "flips", "flaky", "suites", "prune"]
+    static let queries = ["runs", "trend", "flips", "drift", "flaky", "suites", "prune"]
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try Arguments(arguments, command: "history", flags: usage.flags)
@@ -97,9 +102,16 @@ struct HistoryCommand: Command {
         case "flips":
             try expect(0...2, "two runs (or none: the last two)")
             guard words.count != 1 else { throw Fault.invalidInput("history flips: give two runs, or none for the last two") }
-            let (from, to) = try flipRuns(words, store: store)
+            let (from, to) = try flipRuns(words, store: store, query: query)
             let flips = try store.flips(from: from, to: to)
             return json ? try encode(FlipsAnswer(from: from, to: to, flips: flips)) : HistoryText.flips(flips, from: from, to: to)
+        case "drift":
+            try expect(0...2, "two runs (or none: the last two)")
+            guard words.count != 1 else { throw Fault.invalidInput("history drift: give two runs, or none for the last two") }
+            let (from, to) = try flipRuns(words, store: store, query: query)
+            let report = DriftReport(from: try store.baseline(from), label: "#\(from.number)",
+                                     to: try store.baseline(to), label: "#\(to.number)")
+            return json ? try encode(report) : report.text
         case "flaky":
             try expect(0...0, "no arguments")
             let window = last ?? 30
@@ -116,12 +128,13 @@ struct HistoryCommand: Command {
         }
     }
 
-    /// The two runs of `flips`: the ones named, or the last two.
-    static func flipRuns(_ words: [String], store: HistoryStore) throws -> (HistoryRun, HistoryRun) {
+    /// The two runs of `flips` or `drift` (`query`): the ones named, or the last two.
+    static func flipRuns(_ words: [String], store: HistoryStore, query: String) throws -> (HistoryRun, HistoryRun) {
         if words.count == 2 { return (try store.run(named: words[0]), try store.run(named: words[1])) }
         let runs = try store.runs(limit: 2)
         guard runs.count == 2 else {
-            throw Fault.invalidInput("history flips: \(store.location) holds \(runs.count) run\(runs.count == 1 ? "" : "s"); flips needs two")
+            throw Fault.invalidInput("history \(query): \(store.location) holds \(runs.count) run"
+                + "\(runs.count == 1 ? "" : "s"); \(query) needs two")
         }
         return (runs[1], runs[0])
     }

@@ -61,7 +61,7 @@ import FMCore
         let viaHistory = try run(broken, folder, "b.json",
                                  ["--no-history", "--history", history, "--baseline", "history:last", "-v"])
         let table = { (text: String) in text.split(separator: "\n").drop { !$0.hasPrefix("Against the baseline") }.joined(separator: "\n") }
-        #expect(table(viaHistory.stdout).contains("regression     gate/fragile  (passed → failed)"), "\(viaHistory.stdout)\(viaHistory.stderr)")
+        #expect(table(viaHistory.stdout).contains("regression     gate/fragile  (passed → failed; the case changed)"), "\(viaHistory.stdout)\(viaHistory.stderr)")
         #expect(table(viaHistory.stdout).replacingOccurrences(of: "b.json", with: "a.json") == table(viaFile.stdout))
         #expect(try runFMEval(["history", "--history", history]).stdout.contains(": 1 run, newest first"))
 
