@@ -23,38 +23,56 @@ public struct GateVerdict: Sendable {
     public let baseline: BaselineComparison?
     /// The rule applied.
     public let rule: Rule
-    private let changes: [String: BaselineChange]
+    /// Which regressions the `noRegressions` rule fails on (`--regressions-from`).
+    public let regressionsFrom: RegressionSource
+    private let entries: [String: BaselineEntry]
 
-    /// The verdict on `results`; `failOnRegression` applies only with a `baseline`.
-    public init(results: RunResult, baseline: BaselineComparison? = nil, failOnRegression: Bool = false) {
+    /// The verdict on `results`; `failOnRegression` (limited to the regressions `regressionsFrom` names)
+    /// applies only with a `baseline`.
+    public init(results: RunResult, baseline: BaselineComparison? = nil, failOnRegression: Bool = false,
+                regressionsFrom: RegressionSource = .any) {
         self.results = results
         self.baseline = baseline
         self.rule = failOnRegression && baseline != nil ? .noRegressions : .everyGate
-        var changes: [String: BaselineChange] = [:]
-        for entry in baseline?.entries ?? [] { changes[entry.id] = entry.change }
-        self.changes = changes
+        self.regressionsFrom = regressionsFrom
+        var entries: [String: BaselineEntry] = [:]
+        for entry in baseline?.entries ?? [] { entries[entry.id] = entry }
+        self.entries = entries
     }
 
     /// The case's change against the baseline, if there is a baseline and the case is in it or ran.
-    public func change(of result: CaseResult) -> BaselineChange? { changes[result.id] }
+    public func change(of result: CaseResult) -> BaselineChange? { entries[result.id]?.change }
+
+    /// Why the case's verdict flipped against the baseline (regressions and fixes), if it did.
+    public func cause(of result: CaseResult) -> DriftCause? { entries[result.id]?.cause }
 
     /// True when `result` fails the run: an error or a diverged rerun always, else per the rule.
     public func failsGate(_ result: CaseResult) -> Bool {
-        Self.failsGate(result, rule: rule, change: change(of: result))
+        Self.failsGate(result, rule: rule, change: change(of: result), cause: cause(of: result),
+                       source: regressionsFrom)
     }
 
     /// The rule itself, for one case and its change against the baseline (`GateJudge` applies it to cases
     /// as they finish, before the run's verdict exists).
-    static func failsGate(_ result: CaseResult, rule: Rule, change: BaselineChange?) -> Bool {
+    static func failsGate(_ result: CaseResult, rule: Rule, change: BaselineChange?, cause: DriftCause?,
+                          source: RegressionSource) -> Bool {
         if result.status == .error || result.diverged { return true }
         switch rule {
         case .everyGate: return result.failsRun
-        case .noRegressions: return change?.failsGate == true
+        case .noRegressions: return change.map { source.gates($0, cause: cause) } ?? false
         }
     }
 
-    /// True when `result` fails its own gate but not the run's: an old failure under `--fail-on-regression`.
+    /// True when `result` fails its own gate but not the run's under `--fail-on-regression`: an old failure,
+    /// or a regression whose cause `--regressions-from` does not gate.
     public func isOldFailure(_ result: CaseResult) -> Bool { !result.holdsRun && !failsGate(result) }
+
+    /// Why a case that fails its own gate does not fail the run's (`isOldFailure`).
+    public func notGatingReason(_ result: CaseResult) -> String {
+        guard change(of: result) == .regression else { return "failed in the baseline too" }
+        let cause = cause(of: result).map(\.phrase) ?? "an unknown cause"
+        return "regressed because \(cause); --regressions-from \(regressionsFrom.rawValue) does not gate it"
+    }
 
     /// The cases that fail the gate: regressions first, then new failures, then the rest, each in run order.
     public var failing: [CaseResult] {

@@ -14,7 +14,7 @@ enum JUnitCaseKind: Equatable {
     /// An engine or infrastructure error (always fails the gate).
     case error
     /// Fails its own gate but not the run's: it failed in the baseline too (`--fail-on-regression`).
-    case oldFailure
+    case oldFailure(reason: String)
     /// A known issue that still reproduces.
     case knownIssue
 
@@ -27,7 +27,7 @@ enum JUnitCaseKind: Equatable {
         } else if result.status == .knownIssue {
             self = .knownIssue
         } else if verdict.isOldFailure(result) {
-            self = .oldFailure
+            self = .oldFailure(reason: verdict.notGatingReason(result))
         } else if result.attempts.contains(where: { $0.status == .failed }) {
             self = .flaky
         } else {
@@ -44,7 +44,7 @@ enum JUnitCaseKind: Equatable {
         case .failure(change: .newFailure?): return "new failure (fails the gate)"
         case .failure: return "failed (fails the gate)"
         case .error: return "error (fails the gate)"
-        case .oldFailure: return "old failure (failed in the baseline too; not gating)"
+        case .oldFailure(let reason): return "old failure (\(reason); not gating)"
         case .knownIssue: return "known issue (still reproduces; not gating)"
         }
     }
@@ -62,5 +62,8 @@ enum JUnitCaseKind: Equatable {
     var isFailure: Bool { if case .failure = self { return true } else { return false } }
 
     /// True for the kinds counted in a suite's `skipped` (besides the cases selected out of the run).
-    var isSkipped: Bool { self == .oldFailure || self == .knownIssue }
+    var isSkipped: Bool {
+        if case .oldFailure = self { return true }
+        return self == .knownIssue
+    }
 }

@@ -101,8 +101,8 @@ public enum JUnitReport {
             writer.open("testcase", attributes)
             writer.element("skipped", [("message", message)], text: changeNote + CaseSummaryText.details(result))
             writer.close()
-        case .oldFailure:
-            let message = "old failure (failed in the baseline too): " + CaseSummaryText.headline(result)
+        case .oldFailure(let reason):
+            let message = "old failure (\(reason)): " + CaseSummaryText.headline(result)
             writer.open("testcase", attributes)
             writer.element("skipped", [("message", message)], text: changeNote + CaseSummaryText.details(result))
             writer.close()

@@ -14,20 +14,25 @@ public struct ReportInput: Sendable {
     public var history: HistoryContext?
     /// True when only regressions and new failures against `baseline` fail the run (`--fail-on-regression`).
     public var failOnRegression: Bool
+    /// Which of those fail it, by cause (`--regressions-from`).
+    public var regressionsFrom: RegressionSource
 
     /// An input from `results` and the comparisons (and history) that go with it.
     public init(results: RunResult, baseline: BaselineComparison? = nil, comparisons: [ABComparison] = [],
-                history: HistoryContext? = nil, failOnRegression: Bool = false) {
+                history: HistoryContext? = nil, failOnRegression: Bool = false,
+                regressionsFrom: RegressionSource = .any) {
         self.results = results
         self.baseline = baseline
         self.comparisons = comparisons
         self.history = history
         self.failOnRegression = failOnRegression
+        self.regressionsFrom = regressionsFrom
     }
 
     /// The run's verdict: which cases fail the gate and the exit code, as every report shows it.
     public var verdict: GateVerdict {
-        GateVerdict(results: results, baseline: baseline, failOnRegression: failOnRegression)
+        GateVerdict(results: results, baseline: baseline, failOnRegression: failOnRegression,
+                    regressionsFrom: regressionsFrom)
     }
 }
 

@@ -18,8 +18,12 @@ extension TerminalText {
         }
         let old = verdict.oldFailures
         if !old.isEmpty && verbosity > .quiet {
-            lines.append(.text("\(cases(old.count)) still failing as in the baseline (not failing the gate):"))
-            lines += old.map { .failingCase(label: "FAIL", result: $0) }
+            let header = verdict.regressionsFrom == .any ? "still failing as in the baseline"
+                : "still failing as in the baseline, or regressed for a cause --regressions-from "
+                    + "\(verdict.regressionsFrom.rawValue) does not gate"
+            lines.append(.text("\(cases(old.count)) \(header) (not failing the gate):"))
+            lines += old.map { .failingCase(label: verdict.change(of: $0) == .regression ? verdict.label($0) : "FAIL",
+                                            result: $0) }
         }
         lines.append(.verdict(verdict.line, holds: verdict.holds))
         return lines

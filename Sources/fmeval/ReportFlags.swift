@@ -28,6 +28,8 @@ struct ReportFlags {
     var baselinePath: String?
     /// Exit 1 only for regressions and new failures against the baseline.
     var failOnRegression = false
+    /// Which regressions `failOnRegression` fails on, by cause.
+    var regressionsFrom = RegressionSource.any
     /// The shard of the cases to run (`Shard.all` when not given).
     var shard = Shard.all
     /// How the summary is printed (colours, width).
@@ -45,6 +47,12 @@ struct ReportFlags {
     /// `--fail-on-regression`.
     static let failOnRegressionFlag = Flag("--fail-on-regression",
                                            help: "with --baseline: exit 1 only for regressions and new failures (0 otherwise)")
+    /// `--regressions-from CAUSE`.
+    static let regressionsFromFlag = Flag("--regressions-from", .value("CAUSE"), help: """
+        with --fail-on-regression: gate only on regressions of one cause: model (the
+        model changed: its file, the server's model or build, the OS), case (the case's
+        definition changed, or it is new) or any (the default)
+        """)
     /// `--shard I/N`.
     static let shardFlag = Flag("--shard", .value("I/N"), help: """
         run shard I of N (a stable partition by suite/variant/case id; combine the
@@ -67,7 +75,7 @@ struct ReportFlags {
     }
 
     /// The CI-gate flags of `run`: `--baseline`, `--fail-on-regression`, `--shard`.
-    static let gateTable = FlagTable(baseline, failOnRegressionFlag, shardFlag)
+    static let gateTable = FlagTable(baseline, failOnRegressionFlag, regressionsFromFlag, shardFlag)
 
     /// Reads the report and gate flags from `arguments`; throws exit-2 errors naming the flag.
     static func parse(_ arguments: Arguments) throws -> ReportFlags {
@@ -85,6 +93,18 @@ struct ReportFlags {
         }
         if flags.failOnRegression && flags.baselinePath == nil {
             throw Fault.invalidInput("run: --fail-on-regression needs --baseline FILE (the results to compare against)")
+        }
+        if let text = arguments.value(regressionsFromFlag) {
+            let names = RegressionSource.allCases.map(\.rawValue)
+            guard let source = RegressionSource(rawValue: text) else {
+                throw Fault.invalidInput("run: --regressions-from takes one of \(names.joined(separator: ", ")), "
+                    + "not '\(text)'")
+            }
+            guard flags.failOnRegression else {
+                throw Fault.invalidInput("run: --regressions-from \(text) limits --fail-on-regression; add "
+                    + "--fail-on-regression (and --baseline FILE)")
+            }
+            flags.regressionsFrom = source
         }
         return flags
     }
@@ -142,7 +162,8 @@ struct ReportFlags {
     func finish(_ run: RunResult, baseline: RunResult?, history: HistoryContext? = nil) throws -> GateVerdict {
         let comparison = baseline.map { BaselineComparison(baseline: $0, current: run) }
         let input = ReportInput(results: run, baseline: comparison, comparisons: ABComparison.variants(of: run),
-                                history: history, failOnRegression: failOnRegression)
+                                history: history, failOnRegression: failOnRegression,
+                                regressionsFrom: regressionsFrom)
         for line in TerminalText.details(input, verbosity: verbosity) { print(line) }
         try ReportFlags.write(outputs, input: input, announce: verbosity == .quiet ? { _ in } : { print($0) })
         return input.verdict

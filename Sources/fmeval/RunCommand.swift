@@ -158,7 +158,8 @@ struct RunCommand: Command {
         reports.style = Terminal.style(choice: color, mode: mode, environment: environment)
         let progress = LiveProgress(
             mode: mode, style: reports.style, verbosity: reports.verbosity,
-            judge: GateJudge(baseline: baseline, failOnRegression: reports.failOnRegression), write: Terminal.write)
+            judge: GateJudge(baseline: baseline, failOnRegression: reports.failOnRegression,
+                             regressionsFrom: reports.regressionsFrom), write: Terminal.write)
         let result: RunResult
         let store = history.store(resultsPath: request.resultsPath)
         do {

@@ -6,7 +6,8 @@ extension OpenAIEngine {
     static let descriptor = EngineDescriptor(
         name: "openai", summary: "an OpenAI-compatible chat-completions server (llama-server, vLLM, Ollama, hosted APIs)",
         options: [
-            EngineOptionSpec(EngineConfiguration.baseURLOption, .string, "the API root, e.g. http://127.0.0.1:8080/v1 (--base-url URL)", required: true),
+            EngineOptionSpec(EngineConfiguration.baseURLOption, .string,
+                             "the API root, e.g. http://127.0.0.1:8080/v1 (--base-url URL)", required: true),
             EngineOptionSpec("model", .string, "the model name sent to the server (--model NAME)", required: true),
             EngineOptionSpec("apiKeyEnv", .string, "the environment variable holding the API key (no key is sent when it is unset)",
                              default: GeneratedContent(OpenAIEngineSettings.defaultAPIKeyEnv)),
@@ -53,7 +54,8 @@ extension OpenAIEngine {
         if let url, let userInfo = OpenAIEngineSettings.userInfoProblem(url) {
             problem(EngineConfiguration.baseURLOption, "(--base-url) " + userInfo)
         } else if url == nil || !(scheme == "http" || scheme == "https") || (url?.host ?? "").isEmpty {
-            problem(EngineConfiguration.baseURLOption, "must be an http(s) URL, not '\(text)'; use e.g. http://127.0.0.1:8080/v1")
+            problem(EngineConfiguration.baseURLOption,
+                    "must be an http(s) URL, not '\(text)'; use e.g. http://127.0.0.1:8080/v1")
         }
         let model = options["model"]?.stringValue ?? ""
         if model.isEmpty { problem("model", "is empty; name the server's model") }
