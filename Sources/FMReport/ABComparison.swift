@@ -163,17 +163,12 @@ extension ABComparison {
     /// The paired cases McNemar's test needs to detect the difference observed, at the discordance observed
     /// (`PowerPlan.pairedCases`, power 0.8); nil when no case was paired or the sides' pass rates are equal.
     public var pairsNeeded: Int? {
-        let total = table.total
-        guard total > 0 else { return nil }
-        let discordant = Double(table.onlyA + table.onlyB) / Double(total)
-        let difference = Double(table.onlyB - table.onlyA) / Double(total)
-        return PowerPlan.pairedCases(discordance: discordant, difference: difference)
+        PowerPlan.pairsNeeded(onlyA: table.onlyA, onlyB: table.onlyB, total: table.total)
     }
 
     /// `a difference this size needs about N paired cases; you have M` when the difference is not significant
     /// at 5 % and the comparison has fewer cases than that; nil otherwise.
     public var underpoweredNote: String? {
-        guard pValue >= PowerPlan.alpha, let needed = pairsNeeded, needed > table.total else { return nil }
-        return "a difference this size needs about \(needed) paired cases; you have \(table.total)"
+        PowerPlan.underpoweredNote(onlyA: table.onlyA, onlyB: table.onlyB, total: table.total)
     }
 }

@@ -90,6 +90,15 @@ public struct BaselineComparison: Codable, Sendable {
         return counts
     }
 
+    /// For a baseline with regressions: whether the two runs, as paired cases (each case that ran in both),
+    /// can tell a change in pass rate of the size seen from chance (`PowerPlan.underpoweredNote`).
+    public var underpoweredNote: String? {
+        let regressions = entries(.regression).count
+        guard regressions > 0 else { return nil }
+        let paired = entries.filter { $0.before != nil && $0.after != nil }.count
+        return PowerPlan.underpoweredNote(onlyA: regressions, onlyB: entries(.fixed).count, total: paired)
+    }
+
     /// True when any case regressed or newly fails: `--fail-on-regression` then exits 1.
     public var hasRegressions: Bool { entries.contains { $0.change.failsGate } }
 

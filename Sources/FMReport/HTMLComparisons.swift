@@ -10,6 +10,7 @@ enum HTMLComparisons {
         let counts = comparison.counts
         page.element("div", cls: comparison.hasRegressions ? "verdict bad" : "verdict ok",
                      comparison.hasRegressions ? "Regressions or new failures" : "No regressions")
+        if let note = comparison.underpoweredNote { page.element("p", cls: "muted", note) }
         page.raw("<div class=\"counts\">")
         for change in BaselineChange.allCases {
             page.raw("<div><b>\(counts[change] ?? 0)</b>\(change.rawValue)</div>")

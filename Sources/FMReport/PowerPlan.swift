@@ -46,6 +46,23 @@ public enum PowerPlan {
         return roundedUp(spread * spread / (delta * delta))
     }
 
+    /// The paired cases McNemar's test needs to detect the difference a 2×2 table shows (`onlyA` cases pass
+    /// only on side A, `onlyB` only on B, of `total`), at its discordance; nil when nothing was paired or the
+    /// sides agree on the rate.
+    public static func pairsNeeded(onlyA: Int, onlyB: Int, total: Int) -> Int? {
+        guard total > 0 else { return nil }
+        return pairedCases(discordance: Double(onlyA + onlyB) / Double(total),
+                           difference: Double(onlyB - onlyA) / Double(total))
+    }
+
+    /// `a difference this size needs about N paired cases; you have M` when the table's difference is not
+    /// significant at `alpha` (McNemar's exact test) and it has fewer pairs than that; nil otherwise.
+    public static func underpoweredNote(onlyA: Int, onlyB: Int, total: Int) -> String? {
+        guard McNemar.exactPValue(onlyA: onlyA, onlyB: onlyB) >= alpha,
+              let needed = pairsNeeded(onlyA: onlyA, onlyB: onlyB, total: total), needed > total else { return nil }
+        return "a difference this size needs about \(needed) paired cases; you have \(total)"
+    }
+
     /// Cases needed to make `trials` attempts at `repeats` attempts per case: ⌈trials / repeats⌉.
     public static func cases(trials: Int, repeats: Int) -> Int {
         let perCase = max(1, repeats)

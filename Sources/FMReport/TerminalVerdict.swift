@@ -51,6 +51,7 @@ extension TerminalText {
             return "\(count) \(change.rawValue)"
         }
         return "Against the baseline: " + (tally.isEmpty ? "no cases" : tally.joined(separator: ", "))
+            + (comparison.underpoweredNote.map { "; \($0)" } ?? "")
     }
 
     /// `History (FILE): 2 cases failing after passing in an earlier run: a, b (…)`, naming only cases that

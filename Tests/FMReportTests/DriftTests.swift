@@ -77,6 +77,9 @@ private func driftPair() -> (baseline: RunResult, current: RunResult) {
     let xml = JUnitReport.render(model)
     #expect(xml.contains("old failure (regressed because the case changed; --regressions-from model does not gate it)"))
     #expect(TerminalText.baselineTable(comparison).contains("s/by-model  (passed → failed; the model changed)"))
+    // 4 regressions and 1 fix over 5 paired cases: McNemar's p = 0.375, and a drop that size needs more pairs.
+    let tally = TerminalText.baselineTally(comparison)
+    #expect(tally.hasSuffix("; a difference this size needs about 20 paired cases; you have 5"), "\(tally)")
 }
 
 @Test func theDriftReportGroupsTheFlipsByCause() {
