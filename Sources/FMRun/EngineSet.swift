@@ -10,9 +10,11 @@ import FMSuite
 // @unchecked Sendable: `providers` is read and changed only under `lock`; `recorder` and `cache` are set only
 // in `init`.
 final class EngineSet: @unchecked Sendable {
-    private let request: RunRequest
+    let request: RunRequest
     private let lock = NSLock()
     private var providers: [EngineConfiguration: EngineProvider] = [:]
+    /// Each configuration's provider before `--record` or `--cache` wraps it: the probe goes to the engine itself.
+    private var unwrapped: [EngineConfiguration: EngineProvider] = [:]
     private var recorder: CassetteRecorder?
     private var cache: CassetteCache?
     /// The identity recorded in the fingerprint: the first case's engine.
@@ -39,6 +41,7 @@ final class EngineSet: @unchecked Sendable {
         }
         for configuration in configurations {
             var provider = try request.provider ?? EngineRegistry.provider(for: configuration)
+            unwrapped[configuration] = provider
             if let path = request.record {
                 let recording = CassetteRecorder(recording: provider, to: path)
                 recorder = recording
@@ -53,6 +56,7 @@ final class EngineSet: @unchecked Sendable {
         }
         for (configuration, entry) in pinned.sorted(by: { $0.key.summary < $1.key.summary }) {
             providers[configuration] = entry.provider?(cases)
+            unwrapped[configuration] = providers[configuration]
             configurations.append(configuration)
         }
         let first = configurations.first.flatMap { [providers] in providers[$0] }
@@ -69,6 +73,18 @@ final class EngineSet: @unchecked Sendable {
     /// The configuration `item` runs on: name and options (see `EngineResolution`).
     static func configuration(for item: ExpandedCase, request: RunRequest) -> EngineConfiguration {
         EngineResolution.resolve(item, request: request).configuration
+    }
+
+    /// The engine `item` runs on when it can be probed for schema enforcement (`ConstraintProbing`); nil for
+    /// any other engine (or one that cannot be had). Never the `--record` or `--cache` wrapper, so the probe
+    /// is neither recorded nor answered from a cassette.
+    func probeable(for item: ExpandedCase) -> (any ConstraintProbing)? {
+        let configuration = EngineSet.configuration(for: item, request: request)
+        lock.lock()
+        let provider = unwrapped[configuration]
+        lock.unlock()
+        let context = AttemptContext(caseID: item.id + "#probe", caseData: item.engineData, attempt: 0)
+        return try? provider?.engine(for: context) as? any ConstraintProbing
     }
 
     /// The provider of `item`'s engine (created in `init`).

@@ -47,6 +47,9 @@ public struct RunRequest: Sendable {
     public var loaded: SuiteLoadResult?
     /// An engine given in code (the FMEval library): every case runs on it, whatever its `engine:` says.
     public var provider: EngineProvider?
+    /// Probe each server-backed engine of grammar-channel cases for schema enforcement before they run
+    /// (`--no-probe`: false; see `ConstraintProbes`).
+    public var probeConstraints = true
 
     /// A request to run `paths`, writing results to `resultsPath`.
     public init(paths: [String], resultsPath: String) {
@@ -227,6 +230,7 @@ public enum RunPipeline {
         let done = Set(carried.map(\.id))
         let restarted = Set(stale.map(\.id))
         let pending = plan.cases.filter { !done.contains($0.id) } + carriedCases.filter { restarted.contains($0.id) }
+        if request.probeConstraints { try ConstraintProbes.check(pending, engines: engines) }
         let startTime = Date()
         var info = RunInfo(
             id: previous?.id ?? UUID().uuidString, startedAt: previous?.startedAt ?? timestamp(startTime),

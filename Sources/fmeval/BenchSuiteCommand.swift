@@ -18,7 +18,8 @@ struct BenchSuiteCommand: Command {
     static let results = Flag("--results", .value("FILE"),
                               help: "keep the run's results document at FILE (default: a temporary file, removed)")
     static let usage = CommandUsage("bench suite", flags: FlagTable(json, suite, jobs)
-                                 + EngineFlags.table(default: "the suite's `engine:`") + FlagTable(model, results)
+                                 + EngineFlags.table(default: "the suite's `engine:`")
+                                 + FlagTable(model, results, RunCommand.noProbe)
                                  + ThroughputFlags.table)
     static let help = """
     \(usage.line)
@@ -74,6 +75,7 @@ struct BenchSuiteCommand: Command {
         request.engineOptions = engineFlags.options
         request.model = model
         request.arguments = ["bench", "suite"] + arguments
+        request.probeConstraints = !args.flag(RunCommand.noProbe)
         request.options = RunnerOptions(jobs: jobs)
         throughput.apply(to: &request.options)
         let result: RunResult

@@ -68,6 +68,11 @@ extension RunCommand {
         under `sampling`) for teams still on 26; by default a new session's is 27 and a
         recorded file's stays its own (docs/results-format.md)
         """)
+    static let noProbe = Flag("--no-probe", help: """
+        send no constraint-honesty probe: by default, before grammar-channel cases run
+        on a server-backed engine (openai), one request checks that the server enforces
+        response_format, and a server that ignores it stops the run (exit 3)
+        """)
     static let color = Flag("--color", .value("WHEN"), help: """
         auto (default: colour when standard output is a terminal, NO_COLOR is unset or
         empty and TERM is not dumb), always (even with NO_COLOR), never
@@ -78,7 +83,7 @@ extension RunCommand {
         + FlagTable(model, variant, repeatCount, jobs, filter, json, out)
         + ReportFlags.table(providing: [.results]) + ReportFlags.gateTable
         + .oneOf(record, cassette, cache) + .oneOf(resume, fresh, lastFailed, retryErrors)
-        + FlagTable(failFast, checkDeterminism, keepGoing, guideEnforcement, transcriptDialect, color)
+        + FlagTable(failFast, checkDeterminism, keepGoing, guideEnforcement, transcriptDialect, noProbe, color)
         + ReportFlags.verbosityTable
         + HistoryFlags.table + ThroughputFlags.table)
 }

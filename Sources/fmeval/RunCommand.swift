@@ -67,6 +67,7 @@ struct RunCommand: Command {
         let failFast = args.flag(Self.failFast)
         let checkDeterminism = args.flag(Self.checkDeterminism)
         let keepGoing = args.flag(Self.keepGoing)
+        let noProbe = args.flag(Self.noProbe)
         let fresh = args.flag(Self.fresh)
         let throughput = try ThroughputFlags.parse(args, command: "run")
         let guideEnforcement = try args.value(Self.guideEnforcement).map { name in
@@ -120,6 +121,7 @@ struct RunCommand: Command {
         request.resume = resume
         request.arguments = arguments
         request.keepGoing = keepGoing
+        request.probeConstraints = !noProbe
         request.fresh = fresh
         request.shard = reports.shardSelection
         request.options = RunnerOptions(repeatOverride: repeatCount, jobs: jobs, checkDeterminism: checkDeterminism, failFast: failFast)

@@ -1,5 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
+@testable import FMEngines
 
 /// The real CLI binary runs the repository's suites through llama-server (`--engine openai`) and on the
 /// embedded engine; skipped unless `FMEVAL_LLAMA_SERVER` or `CI` is set (see LlamaServer).
@@ -102,5 +104,49 @@ import Testing
             print("\(id): embedded \(local[id] ?? "-"), openai \(remote[id] ?? "-") — \(Self.knownDifferences[id] ?? "not explained")")
         }
         #expect(Set(differences) == Set(Self.knownDifferences.keys), "differences: \(differences)")
+    }
+
+    /// llama-server enforces `response_format` (its json_schema grammar): the probe's answer conforms, and a run
+    /// of grammar-channel cases proceeds past it and records `constraintProbe: enforced`.
+    @Test func theConstraintProbePassesOnLlamaServerAndTheRunProceeds() throws {
+        let server = try LlamaServer()
+        defer { server.stop() }
+        var settings = OpenAIFixtures.settings(server.baseURL, timeout: 600)
+        settings.model = "smollm2"
+        let engine = try OpenAIEngine(settings: settings, environment: [:])
+        let verdict = try engine.probeConstraints()
+        print("constraint probe on llama-server: \(verdict)")
+        #expect(verdict == .enforced, "\(verdict); \(server.logTail)")
+
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fmeval-llama-probe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let suite = folder.appendingPathComponent("colours.yaml")
+        try """
+            suite: colours
+            options: { sampling: greedy, maximumResponseTokens: 8 }
+            generating: { enum: [red, blue, green] }
+            cases:
+              - id: sky
+                prompt: What colour is the sky? Answer with one word.
+                expect: { constraints: { maxViolations: 0 } }
+            """.write(to: suite, atomically: true, encoding: .utf8)
+        let json = folder.appendingPathComponent("results.json")
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = ["run", suite.path, "--json", json.path, "--engine", "openai", "--base-url", server.baseURL,
+                             "--model", "smollm2", "--no-history"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["CI": "true"]) { _, new in new }
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: readToEnd(errors.fileHandleForReading), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "exit \(process.terminationStatus): \(stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
+        let fingerprint = (document?["run"] as? [String: Any])?["fingerprint"] as? [String: Any]
+        #expect((fingerprint?["engineDetails"] as? [String: String])?["constraintProbe"] == "enforced")
     }
 }

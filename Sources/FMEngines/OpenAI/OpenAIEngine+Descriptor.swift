@@ -4,7 +4,8 @@ import Foundation
 extension OpenAIEngine {
     /// The `openai` engine's registry entry: its options, their checks, and its provider.
     static let descriptor = EngineDescriptor(
-        name: "openai", summary: "an OpenAI-compatible chat-completions server (llama-server, vLLM, Ollama, hosted APIs)",
+        name: "openai",
+        summary: "an OpenAI-compatible chat-completions server (llama-server, vLLM, Ollama, hosted APIs)",
         options: [
             EngineOptionSpec(EngineConfiguration.baseURLOption, .string,
                              "the API root, e.g. http://127.0.0.1:8080/v1 (--base-url URL)", required: true),

@@ -3,9 +3,9 @@ import Foundation
 
 /// The `openai` engine: each request goes to an OpenAI-compatible chat-completions server (see
 /// docs/engines.md). Thread-safe; at most `settings.maxConcurrency` requests are in flight at once.
-// @unchecked Sendable: `metrics`, the only mutable state, is read and written only under `lock`; the client,
+// @unchecked Sendable: `metrics` and `probeVerdict`, the only mutable state, are read and written only under `lock`; the client,
 // the semaphore and the settings are immutable references to thread-safe objects or values.
-public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
+public final class OpenAIEngine: LanguageModelEngine, ConstraintProbing, @unchecked Sendable {
     /// Timings and server facts of the most recent call.
     public struct CallMetrics: Sendable, Hashable {
         /// Milliseconds inside `respond`, from entry to return.
@@ -36,6 +36,7 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
     private let environment: [String: String]
     private let lock = NSLock()
     private var metrics: CallMetrics?
+    private var probeVerdict: ConstraintProbe.Verdict?
 
     /// An engine for `settings` (validated: throws `Fault`); the API key is read from
     /// `environment[settings.apiKeyEnv]` for every request.
@@ -106,14 +107,38 @@ public final class OpenAIEngine: LanguageModelEngine, @unchecked Sendable {
         return completion.response
     }
 
-    /// `baseURLHost` (host and port of `baseURL`), and from the latest answer `serverModel` and
-    /// `systemFingerprint` when the server sent them.
+    /// `baseURLHost` (host and port of `baseURL`), from the latest answer `serverModel` and
+    /// `systemFingerprint` when the server sent them, and `constraintProbe` once the probe ran.
     public var runDetails: [String: String] {
-        var details = ["baseURLHost": settings.baseURL.host.map { host in settings.baseURL.port.map { "\(host):\($0)" } ?? host } ?? ""]
+        var details = ["baseURLHost": baseURLHost]
         let latest = lastCallMetrics
         if let model = latest?.serverModel { details["serverModel"] = model }
         if let fingerprint = latest?.systemFingerprint { details["systemFingerprint"] = fingerprint }
+        lock.lock()
+        let verdict = probeVerdict
+        lock.unlock()
+        if let verdict { details["constraintProbe"] = verdict.name }
         return details
+    }
+
+    /// Host and port of `baseURL`.
+    var baseURLHost: String {
+        settings.baseURL.host.map { host in settings.baseURL.port.map { "\(host):\($0)" } ?? host } ?? ""
+    }
+
+    /// Sends `ConstraintProbe.request` to the server and keeps the verdict for `runDetails`; HTTP and
+    /// network faults throw as from `respond`.
+    public func probeConstraints() throws -> ConstraintProbe.Verdict {
+        let verdict = ConstraintProbe.verdict(for: try respond(to: ConstraintProbe.request, onEvent: { _ in }))
+        lock.lock()
+        probeVerdict = verdict
+        lock.unlock()
+        return verdict
+    }
+
+    /// `openai server HOST:PORT (model NAME)`, the model as the server reported it when it did.
+    public var probeTarget: String {
+        "openai server \(baseURLHost) (model \(lastCallMetrics?.serverModel ?? settings.model))"
     }
 
     /// A provider sharing one engine (one connection pool, one concurrency limit) across attempts.
