@@ -68,11 +68,15 @@ public final class HistoryStore: ResultStore {
     }
 
     /// The schema version of the open file (0 for a new, empty file).
+    /// Both counts come from one statement, so one snapshot: read separately, a writer creating the
+    /// schema between them made a new history look like another program's database.
     func version(_ database: SQLiteDatabase) throws -> Int {
-        let tables = try database.query("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'") { $0.int(0) }
-        guard tables.first == 1 else {
-            let others = try database.query("SELECT count(*) FROM sqlite_master") { $0.int(0) }.first ?? 0
-            if others > 0 {
+        let counts = try database.query("""
+            SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'),
+                   (SELECT count(*) FROM sqlite_master)
+            """) { ($0.int(0), $0.int(1)) }.first ?? (0, 0)
+        guard counts.0 == 1 else {
+            if counts.1 > 0 {
                 throw Fault.invalidInput("history \(location): an SQLite database but not an fmeval history (no "
                     + "schema_version table); pass another --history FILE")
             }

@@ -140,6 +140,21 @@ import FMResults
         #expect(try store.open().query("PRAGMA journal_mode") { $0.text(0) }.first == "wal")
     }
 
+    /// Connections opening one new file at once: each sees no schema or the whole one, never a database
+    /// half created (CI once refused a history that another shard was creating as "not an fmeval history").
+    @Test func connectionsOpeningANewHistoryAtOnceAllSeeOneSchema() throws {
+        let (folder, _) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let failures = Locked<[String]>([])
+        for round in 0..<60 {
+            let path = folder.appendingPathComponent("history-\(round).sqlite").path
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do { _ = try HistoryStore(path: path).runs() } catch { failures.withLock { $0.append("\(error)") } }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+    }
+
     @Test func aRecordedRunAsBaselineClassifiesLikeItsResultsFile() throws {
         let (folder, path) = try temporaryHistory()
         defer { try? FileManager.default.removeItem(at: folder) }
