@@ -41,8 +41,9 @@ public struct RunRequest: Sendable {
     public var fresh = false
     /// `--keep-going`: score the valid recorded transcripts when some are invalid (those become `error` cases).
     public var keepGoing = false
-    /// `--guide-enforcement`: the profile for every case, over the suites' `guideEnforcement`.
-    public var guideEnforcement: GuideEnforcement?
+    /// `--device` and `--guide-enforcement`: settings laid over every case's own (`Suite.overrides`) when
+    /// the suites are loaded from `paths`.
+    public var overrides = OptionsPatch()
     /// Suites already loaded (the FMEval library's in-code suites); nil: load them from `paths`.
     public var loaded: SuiteLoadResult?
     /// An engine given in code (the FMEval library): every case runs on it, whatever its `engine:` says.
@@ -89,7 +90,7 @@ public enum RunPipeline {
         let earlierPaths = request.rerun?.results.run.paths ?? []
         let paths = !request.paths.isEmpty ? request.paths
             : !earlierPaths.isEmpty ? earlierPaths : try SuiteDiscovery.defaultPaths(command: "run")
-        let loaded = request.loaded ?? SuiteLoader.load(paths: paths, guideEnforcement: request.guideEnforcement)
+        let loaded = request.loaded ?? SuiteLoader.load(paths: paths, overrides: request.overrides)
         let transcriptProblems = RecordedCases.problems(of: loaded.expandedCases)
         let diagnostics = loaded.diagnostics + (request.loaded == nil ? CaseSelection.foldersWithoutSuites(paths) : [])
             + (request.keepGoing ? [] : transcriptProblems)
@@ -100,11 +101,7 @@ public enum RunPipeline {
             let hint = transcriptProblems.isEmpty || request.keepGoing ? "" : "\nTo score the valid transcripts anyway (the invalid ones listed as errors), add --keep-going."
             throw Fault.invalidInput(lines.joined(separator: "\n") + "\n\(lines.count) error(s); nothing was run. Fix them (see 'fmeval validate')." + hint)
         }
-        let known = loaded.expandedCases.map { item in
-            var item = item
-            if let enforcement = request.guideEnforcement { item.settings.guideEnforcement = enforcement }
-            return item
-        }
+        let known = loaded.expandedCases
         var cases = known
         if cases.isEmpty {
             throw Fault.invalidInput("no cases found in \(paths.joined(separator: " ")); give suite files or folders holding them")

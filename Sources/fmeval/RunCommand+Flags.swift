@@ -57,11 +57,6 @@ extension RunCommand {
         the valid ones and list the invalid ones as error cases (the run still exits 2);
         without it, an invalid transcript stops the run before anything is scored
         """)
-    static let guideEnforcement = Flag("--guide-enforcement", .value("device|strict"), help: """
-        which guides the grammar enforces, over every suite's `guideEnforcement`:
-        strict (every guide; default) or device (what the on-device decoder
-        enforces, no loop guards); see docs/device-differences.md
-        """)
     static let transcriptDialect = Flag("--transcript-dialect", .value("26|27"), help: """
         the Foundation Models dialect of every transcript in the results and journal: 27
         (`"version": "1.1"`, flat options, data: images) or 26 (`"version": 1`, options
@@ -83,7 +78,8 @@ extension RunCommand {
         + FlagTable(model, variant, repeatCount, jobs, filter, json, out)
         + ReportFlags.table(providing: [.results]) + ReportFlags.gateTable
         + .oneOf(record, cassette, cache) + .oneOf(resume, fresh, lastFailed, retryErrors)
-        + FlagTable(failFast, checkDeterminism, keepGoing, guideEnforcement, transcriptDialect, noProbe, color)
+        + FlagTable(failFast, checkDeterminism, keepGoing, SettingOverrideFlags.device,
+                    SettingOverrideFlags.guideEnforcement, transcriptDialect, noProbe, color)
         + ReportFlags.verbosityTable
         + HistoryFlags.table + ThroughputFlags.table)
 }

@@ -70,12 +70,7 @@ struct RunCommand: Command {
         let noProbe = args.flag(Self.noProbe)
         let fresh = args.flag(Self.fresh)
         let throughput = try ThroughputFlags.parse(args, command: "run")
-        let guideEnforcement = try args.value(Self.guideEnforcement).map { name in
-            guard let enforcement = GuideEnforcement(rawValue: name) else {
-                throw Fault.invalidInput("run: --guide-enforcement must be device or strict, not '\(name)'")
-            }
-            return enforcement
-        }
+        let overrides = try SettingOverrideFlags.parse(args, command: "run")
         let transcriptDialect = try args.value(Self.transcriptDialect).map { name in
             guard let dialect = Transcript.Dialect(rawValue: name) else {
                 throw Fault.invalidInput(
@@ -113,7 +108,7 @@ struct RunCommand: Command {
         request.model = model
         request.engineOptions = engineFlags.options
         request.variants = variants
-        request.guideEnforcement = guideEnforcement
+        request.overrides = overrides
         request.filter = filter
         request.cassette = cassette
         request.record = record

@@ -16,7 +16,7 @@ import Testing
     /// The cases (`suite/case@variant`) whose reported bug reproduces.
     static let reproduced = [
         "context-overflow-tool-outputs/three-pages",
-        "context-size-differs-by-device/four-pages@window-4096",
+        "context-size-differs-by-device/four-pages@core-27",
         "token-cap-truncates-structure/espresso-machine@grammar", "token-cap-truncates-structure/espresso-machine@prompt",
         "nullable-format-length-guides/nullable-middle-name@grammar", "nullable-format-length-guides/nullable-middle-name@prompt",
         "nullable-format-length-guides/format-date-unenforced@grammar", "nullable-format-length-guides/format-date-unenforced@prompt",
@@ -37,7 +37,7 @@ import Testing
     /// The cases that show the correct behaviour: a device window, a cap or a channel under which the bug
     /// does not happen.
     static let controls = [
-        "context-size-differs-by-device/four-pages@window-8192", "token-cap-truncates-structure/roomy-cap@grammar",
+        "context-size-differs-by-device/four-pages@core-advanced-27", "token-cap-truncates-structure/roomy-cap@grammar",
         "nullable-format-length-guides/format-date-as-pattern@grammar", "nullable-format-length-guides/booking-code-length@grammar",
         "parallel-tool-calls-never-made/vienna-berlin@required",
     ]
@@ -77,8 +77,8 @@ import Testing
         let overflow = try error("context-overflow-tool-outputs/three-pages")
         #expect(overflow["caseName"] as? String == "contextSizeExceeded")
         #expect((overflow["message"] as? String)?.contains("but contextSize is 4096") == true, "\(overflow)")
-        #expect(try error("context-size-differs-by-device/four-pages@window-4096")["caseName"] as? String == "contextSizeExceeded")
-        #expect(try error("context-size-differs-by-device/four-pages@window-8192")["caseName"] as? String == "toolCallLimitExceeded")
+        #expect(try error("context-size-differs-by-device/four-pages@core-27")["caseName"] as? String == "contextSizeExceeded")
+        #expect(try error("context-size-differs-by-device/four-pages@core-advanced-27")["caseName"] as? String == "toolCallLimitExceeded")
         #expect(try error("token-cap-truncates-structure/espresso-machine@grammar")["caseName"] as? String == "parsingError")
         #expect(try error("refusal-as-guardrail-violation/live-score")["caseName"] as? String == "guardrailViolation")
     }

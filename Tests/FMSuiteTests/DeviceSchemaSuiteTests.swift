@@ -61,10 +61,15 @@ import FMCore
     }
 
     @Test func theRunFlagDecidesOverTheSuite() throws {
-        let device = SuiteLoader.read(text: suite(enforcement: "strict"), file: "t.yaml", guideEnforcement: .device)
+        func enforcing(_ enforcement: GuideEnforcement) -> OptionsPatch {
+            var overrides = OptionsPatch()
+            overrides.guideEnforcement = enforcement
+            return overrides
+        }
+        let device = SuiteLoader.read(text: suite(enforcement: "strict"), file: "t.yaml", overrides: enforcing(.device))
         #expect(device.diagnostics.count == 3)
         #expect(device.diagnostics.allSatisfy { $0.message.hasSuffix("(--guide-enforcement device)") })
-        let strict = SuiteLoader.read(text: suite(enforcement: "device"), file: "t.yaml", guideEnforcement: .strict)
+        let strict = SuiteLoader.read(text: suite(enforcement: "device"), file: "t.yaml", overrides: enforcing(.strict))
         #expect(strict.diagnostics.isEmpty && strict.warnings.count == 1)
     }
 

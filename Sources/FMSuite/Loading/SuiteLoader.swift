@@ -26,18 +26,17 @@ public enum SuiteLoader {
     /// The extensions of suite files found when a directory is given.
     public static let suiteExtensions = ["yaml", "yml", "json"]
 
-    /// Loads every suite under `paths` (files, or directories searched recursively); `guideEnforcement`
-    /// (`--guide-enforcement`) decides, over each suite's own, whether schemas the device refuses are errors;
-    /// `registry` holds the expectation kinds suites may use.
-    public static func load(paths: [String], guideEnforcement: GuideEnforcement? = nil,
+    /// Loads every suite under `paths` (files, or directories searched recursively); `overrides` (the
+    /// command line's `--device` and `--guide-enforcement`) lie over every case's own settings, so they also
+    /// decide whether schemas the device refuses are errors; `registry` holds the expectation kinds suites may use.
+    public static func load(paths: [String], overrides: OptionsPatch = OptionsPatch(),
                             registry: ExpectationRegistry = .builtIn) -> SuiteLoadResult {
         var result = SuiteLoadResult()
         let (files, missing) = suiteFiles(in: paths)
         result.diagnostics = missing
         for file in files {
             result.files.append(file)
-            let (suite, diagnostics, warnings) = read(file: file, guideEnforcement: guideEnforcement,
-                                                      registry: registry)
+            let (suite, diagnostics, warnings) = read(file: file, overrides: overrides, registry: registry)
             result.diagnostics += diagnostics
             result.warnings += warnings
             if let suite, diagnostics.isEmpty { result.suites.append(suite) }
@@ -60,7 +59,7 @@ public enum SuiteLoader {
     }
 
     /// Loads a suite from text with its warnings as well as its problems.
-    public static func read(text: String, file: String, guideEnforcement: GuideEnforcement? = nil,
+    public static func read(text: String, file: String, overrides: OptionsPatch = OptionsPatch(),
                             registry: ExpectationRegistry = .builtIn)
         -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
         let root: YAMLNode
@@ -72,12 +71,12 @@ public enum SuiteLoader {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "\(error)")], [])
         }
         let reader = SuiteReader(file: file, registry: registry)
-        reader.guideEnforcementOverride = guideEnforcement
+        reader.overrides = overrides
         let suite = reader.suite(root, file: file)
         return (suite, ordered(reader.reportedDiagnostics), ordered(reader.warnings))
     }
 
-    private static func read(file: String, guideEnforcement: GuideEnforcement? = nil,
+    private static func read(file: String, overrides: OptionsPatch = OptionsPatch(),
                              registry: ExpectationRegistry = .builtIn)
         -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
         if let problem = RegularFile.problem(file) {
@@ -89,7 +88,7 @@ public enum SuiteLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the file is not UTF-8 text")], [])
         }
-        return read(text: text, file: file, guideEnforcement: guideEnforcement, registry: registry)
+        return read(text: text, file: file, overrides: overrides, registry: registry)
     }
 
     /// Suite files under `paths`, sorted within each directory; missing paths become diagnostics.

@@ -23,15 +23,15 @@ extension SuiteReader {
         deviceRefusals.append(DeviceRefusal(schema: source.location, what: what, problems: problems))
     }
 
-    /// A suite that runs any case under `guideEnforcement: device` (its own, or `--guide-enforcement
-    /// device`) must write schemas the device decodes: each refusal is an error. Otherwise each schema the
-    /// device would refuse gets one warning, since the suite runs here but would not on a device.
+    /// A suite that runs any case under `guideEnforcement: device` (its own, a device profile's, or the
+    /// command line's) must write schemas the device decodes: each refusal is an error. Otherwise each schema
+    /// the device would refuse gets one warning, since the suite runs here but would not on a device.
     func reportDeviceRefusals(_ suite: Suite) {
         guard !deviceRefusals.isEmpty else { return }
-        let onDevice = guideEnforcementOverride.map { $0 == .device }
-            ?? suite.expanded().contains { $0.settings.guideEnforcement == .device }
-        let why = guideEnforcementOverride == .device
-            ? "--guide-enforcement device" : "this suite runs cases under guideEnforcement: device"
+        let onDevice = suite.expanded().contains { $0.settings.guideEnforcement == .device }
+        let why = overrides.guideEnforcement == .device
+            ? (overrides.device.map { "--device \($0)" } ?? "--guide-enforcement device")
+            : "this suite runs cases under guideEnforcement: device"
         for refusal in deviceRefusals {
             if onDevice {
                 diagnostics += refusal.problems.map {

@@ -99,6 +99,20 @@ extension SuiteReader {
         return patch
     }
 
+    /// The options of one level (suite, variant or case): its device profile's settings (`device:`), with
+    /// its own `options:` over them.
+    func levelOptions(_ keys: [String: YAMLNode], _ what: String) -> OptionsPatch {
+        let written = keys["options"].flatMap { options($0, what) } ?? OptionsPatch()
+        guard let node = keys["device"], let name = string(node, "device") else { return written }
+        guard let profile = DeviceProfile.named(name) else {
+            let hint = Suggestion.closest(to: name, in: DeviceProfile.names).map { "did you mean '\($0)'? " } ?? ""
+            let names = DeviceProfile.names.joined(separator: ", ")
+            report(node, "unknown device '\(name)'; \(hint)the profiles are \(names) (docs/device-differences.md)")
+            return written
+        }
+        return profile.patch.overridden(by: written)
+    }
+
     /// `guideEnforcement: device | strict`.
     func guideEnforcement(_ node: YAMLNode?, _ what: String) -> GuideEnforcement? {
         guard let node, let name = string(node, what) else { return nil }

@@ -3,12 +3,14 @@ import FMEngines
 import FMEvaluate
 
 extension SuiteReader {
-    static let suiteKeys = ["suite", "description", "engine", "model", "options", "instructions", "tools", "generating",
+    static let suiteKeys = ["suite", "description", "engine", "model", "options", "device", "instructions", "tools",
+                            "generating",
                             "dataset", "variants", "defaults", "cases", "knownIssue",
                             "environment", "secrets", "toolOutputLimit", "transcripts", "source", "reproducedWith", "summary",
                             "allowLinksOutsideSuite"]
     /// A case's keys: its own, then the keys of the engines' per-case data (`EngineRegistry.caseDataKinds`).
-    static let caseKeys = ["id", "prompt", "turns", "instructions", "generating", "options", "tags", "repeat", "gate",
+    static let caseKeys = ["id", "prompt", "turns", "instructions", "generating", "options", "device", "tags", "repeat",
+                           "gate",
                            "expect", "vars", "variants", "knownIssue", "images", "reproduce"]
         + EngineRegistry.caseDataKinds.map(\.key)
 
@@ -26,13 +28,14 @@ extension SuiteReader {
         var suite = Suite(
             name: name, description: keys["description"].flatMap { string($0, "description") }, file: file,
             engine: engine, model: keys["model"].flatMap { modelReference($0) },
-            options: keys["options"].flatMap { options($0, "options") } ?? OptionsPatch(),
+            options: levelOptions(keys, "options"),
             instructions: keys["instructions"].flatMap { text($0, "instructions") },
             generating: keys["generating"].flatMap { generating($0) },
             tools: [], variants: [], defaults: CaseDefaults(), cases: [],
             knownIssue: keys["knownIssue"].flatMap { knownIssue($0) })
         suite.commands = commandPolicy(keys)
         suite.origin = origin(keys, root: root, file: file)
+        suite.overrides = overrides
         if let toolsNode = keys["tools"] {
             if let items = toolsNode.sequence { suite.tools = items.compactMap(tool) } else { report(toolsNode, "tools must be a list of tools, not \(toolsNode.kindName)") }
         }
@@ -102,12 +105,14 @@ extension SuiteReader {
 
     func variants(_ node: YAMLNode) -> [Variant] {
         guard let items = node.sequence else {
-            report(node, "variants must be a list of {name, instructions?, prompt?, options?, engine?, model?, knownIssue?}")
+            report(node, "variants must be a list of {name, instructions?, prompt?, options?, device?, engine?, model?, "
+                + "knownIssue?}")
             return []
         }
         var found: [Variant] = []
         for item in items {
-            guard let keys = mapping(item, "a variant", allowed: ["name", "instructions", "prompt", "options", "engine", "model", "knownIssue"]) else { continue }
+            let allowed = ["name", "instructions", "prompt", "options", "device", "engine", "model", "knownIssue"]
+            guard let keys = mapping(item, "a variant", allowed: allowed) else { continue }
             guard let nameNode = keys["name"], let name = string(nameNode, "variant name") else {
                 if keys["name"] == nil { report(item, "a variant needs a 'name'") }
                 continue
@@ -118,7 +123,7 @@ extension SuiteReader {
             }
             found.append(Variant(name: name, instructions: keys["instructions"].flatMap { text($0, "variant instructions") },
                                  promptTemplate: keys["prompt"].flatMap { text($0, "variant prompt template") },
-                                 options: keys["options"].flatMap { options($0, "variant options") } ?? OptionsPatch(),
+                                 options: levelOptions(keys, "variant options"),
                                  engine: keys["engine"].flatMap { engineSpec($0) }, model: keys["model"].flatMap { modelReference($0) },
                                  knownIssue: keys["knownIssue"].flatMap { knownIssue($0) }, location: item.location))
         }
@@ -171,7 +176,7 @@ extension SuiteReader {
             id: id ?? "", prompt: prompt, turns: turns,
             instructions: keys["instructions"].flatMap { text($0, "instructions") },
             generating: keys["generating"].flatMap { generating($0) },
-            options: keys["options"].flatMap { options($0, "options") } ?? OptionsPatch(),
+            options: levelOptions(keys, "options"),
             tags: stringList(keys["tags"], "tags") ?? [],
             repeatCount: repeatCount,
             gate: keys["gate"].flatMap { gate($0, repeats: reproduce?.trials ?? repeatCount ?? repeatDefault) },
@@ -242,6 +247,7 @@ extension SuiteReader {
             report(reference.node, "toolCalls names tool '\(reference.name)', which \(fix)")
         }
         checkArgumentReferences(suite.tools)
+        checkDeviceProfiles(suite)
         let variantNames = suite.variants.map(\.name)
         for item in suite.cases {
             for name in item.variants ?? [] where !variantNames.contains(name) {
@@ -295,6 +301,16 @@ extension SuiteReader {
         if let only = item.variants {
             for name in names where defined.contains(name) && !only.contains(name) {
                 diagnostics.append(Diagnostic(location, "case '\(item.id)' knownIssue names variant '\(name)', but the case only runs under \(only.joined(separator: ", "))"))
+            }
+        }
+    }
+
+    /// Each case (under each variant) asks only for what its device profile has, if it names one.
+    func checkDeviceProfiles(_ suite: Suite) {
+        for item in suite.expanded() where item.recorded == nil {
+            guard let profile = item.settings.device.flatMap(DeviceProfile.named) else { continue }
+            for problem in profile.problems(of: item) {
+                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' \(problem)"))
             }
         }
     }

@@ -4,7 +4,8 @@ import FMEvaluate
 
 extension SuiteReader {
     /// Suite keys that describe a live session and so do not apply to recorded transcripts.
-    static let liveOnlySuiteKeys = ["engine", "model", "options", "instructions", "tools", "generating", "dataset", "variants"]
+    static let liveOnlySuiteKeys = ["engine", "model", "options", "device", "instructions", "tools", "generating", "dataset",
+                                    "variants"]
     /// The keys a case of a transcripts suite may set: everything else comes from its transcript.
     static let recordedCaseKeys = ["id", "tags", "expect", "knownIssue"]
 

@@ -21,8 +21,8 @@ final class SuiteReader {
     /// What the device's schema decoder would refuse in each schema written in the suite, by schema
     /// (`SuiteReader+DeviceSchemas.swift`): errors when the suite runs a case under `device`, else warnings.
     var deviceRefusals: [DeviceRefusal] = []
-    /// `--guide-enforcement`: the profile every case runs under, over the suite's own.
-    var guideEnforcementOverride: GuideEnforcement?
+    /// What the command line lays over every case (`--device`, `--guide-enforcement`): `Suite.overrides`.
+    var overrides = OptionsPatch()
 
     /// Nodes whose value could not be read, each with the one report made at its root (nil for a node
     /// marked because something it names failed, such as a schema file): any other problem found inside a

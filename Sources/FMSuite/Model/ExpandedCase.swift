@@ -148,7 +148,7 @@ extension Suite {
     func expand(_ item: SuiteCase, variant: Variant?) -> ExpandedCase {
         var patch = options
         if let variant { patch = patch.overridden(by: variant.options) }
-        patch = patch.overridden(by: item.options)
+        patch = patch.overridden(by: item.options).overridden(by: overrides)
         let template = variant?.promptTemplate
         let apply = { (text: String) in template.map { Suite.fill($0, prompt: text, case: item) } ?? text }
         var tags = defaults.tags

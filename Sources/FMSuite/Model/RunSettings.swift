@@ -18,6 +18,8 @@ public struct RunSettings: Codable, Hashable, Sendable {
     public var loopGuards: LoopGuards?
     /// The context-window tokens one image takes (nil: `SessionConfiguration.defaultImageTokens`, an estimate).
     public var imageTokens: Int?
+    /// The device profile the case runs as (`device:` or `--device`); nil when none is named.
+    public var device: String?
 
     /// Creates settings; the defaults are fmeval's.
     public init(contextSize: Int = 4096, constrained: Bool = true, includeSchemaInPrompt: Bool = true,
@@ -53,6 +55,8 @@ public struct OptionsPatch: Hashable, Sendable {
     public var loopGuards: LoopGuards?
     /// `imageTokens`, if given.
     public var imageTokens: Int?
+    /// The device profile named at this level (`device:`), whose settings the patch already holds.
+    public var device: String?
 
     /// Creates an empty patch.
     public init() {}
@@ -65,6 +69,7 @@ public struct OptionsPatch: Hashable, Sendable {
         merged.generation.maximumResponseTokens = override.generation.maximumResponseTokens ?? generation.maximumResponseTokens
         merged.generation.toolCallingMode = override.generation.toolCallingMode ?? generation.toolCallingMode
         for setting in RunSettingTable.all { setting.merge(&merged, override) }
+        merged.device = override.device ?? device
         return merged
     }
 
@@ -79,6 +84,7 @@ public struct OptionsPatch: Hashable, Sendable {
     public var resolvedSettings: RunSettings {
         var settings = RunSettings()
         for setting in RunSettingTable.all { setting.resolve(self, &settings) }
+        settings.device = device
         return settings
     }
 }

@@ -33,6 +33,8 @@ public struct Suite: Sendable {
     public var commands = CommandPolicy()
     /// The bug report the suite reproduces (`source:`, `reproducedWith:`, `summary:`); nil when none is given.
     public var origin: SuiteOrigin? = nil
+    /// Settings the command line lays over every case (`--device`, `--guide-enforcement`), after the case's own.
+    public var overrides = OptionsPatch()
 }
 
 /// An `engine:` as written: a name and its options (`engine: NAME` or `engine: {name: NAME, KEY: value}`),

@@ -16,6 +16,7 @@ public enum SuiteJSONSchema {
         let head = head.replacingOccurrences(of: engineSlot, with: #""engine": "# + engine)
             .replacingOccurrences(of: runSettingsSlot, with: runSettingMembers)
             .replacingOccurrences(of: reproducedWithSlot, with: reproducedWithValues)
+            .replacingOccurrences(of: deviceSlot, with: deviceDefinition)
         var body = ([head, expectationDefinitions(registry)] + engineDataDefinitions.map { $0 + "," })
             .joined(separator: "\n").replacingOccurrences(of: engineDataSlot, with: engineDataMembers)
         while body.last == "\n" || body.last == "," { body.removeLast() }
@@ -31,6 +32,16 @@ public enum SuiteJSONSchema {
     /// `"enum": [...]` of every `ReproducedWith` value.
     private static var reproducedWithValues: String {
         #""enum": ["# + ReproducedWith.allCases.map { #""\#($0.rawValue)""# }.joined(separator: ", ") + "]"
+    }
+
+    /// Where `text(engine:)` puts the definition of `device` (`DeviceProfile.all`).
+    private static let deviceSlot = #""device": {}"#
+
+    /// `$defs/device`: one of the profiles' names.
+    private static var deviceDefinition: String {
+        #""device": { "enum": ["# + DeviceProfile.names.map { #""\#($0)""# }.joined(separator: ", ") + #"], "#
+            + #""description": "A device profile: its context window and guide enforcement lie under this level's "#
+            + #"options (docs/device-differences.md)." }"#
     }
 
     /// Where `text(engine:)` puts the run settings of `options` (`RunSettingTable`).
@@ -62,6 +73,7 @@ public enum SuiteJSONSchema {
     "engine": { "$ref": "#/$defs/engine" },
     "model": { "$ref": "#/$defs/model" },
     "options": { "$ref": "#/$defs/options" },
+    "device": { "$ref": "#/$defs/device" },
     "instructions": { "$ref": "#/$defs/text", "description": "The instructions entry (transcript entry 0)." },
     "tools": { "type": "array", "description": "Tools the model may call.", "items": { "$ref": "#/$defs/tool" } },
     "generating": { "$ref": "#/$defs/generating" },
@@ -133,6 +145,7 @@ public enum SuiteJSONSchema {
       }
     },
     "model": { "type": "string", "description": "A model name the engine looks up, or (when it contains /) a file path relative to the suite." },
+    "device": {},
     "knownIssue": {
       "description": "Marks a known issue: the reason as text, or {reason, url, matching, intermittent}.",
       "anyOf": [
@@ -300,6 +313,7 @@ public enum SuiteJSONSchema {
         "instructions": { "$ref": "#/$defs/text", "description": "Replaces the instructions." },
         "prompt": { "$ref": "#/$defs/text", "description": "A template: {{prompt}}, {{id}} and {{NAME}} for the case's vars.NAME." },
         "options": { "$ref": "#/$defs/options" },
+        "device": { "$ref": "#/$defs/device" },
         "engine": { "$ref": "#/$defs/engine" },
         "model": { "$ref": "#/$defs/model" },
         "knownIssue": { "$ref": "#/$defs/knownIssue" }
@@ -356,6 +370,7 @@ public enum SuiteJSONSchema {
         "instructions": { "$ref": "#/$defs/text", "description": "Overrides the suite's instructions." },
         "generating": { "$ref": "#/$defs/generating" },
         "options": { "$ref": "#/$defs/options" },
+        "device": { "$ref": "#/$defs/device" },
         "tags": { "$ref": "#/$defs/stringList", "description": "Labels for --filter and reports." },
         "repeat": { "type": "integer", "minimum": 1, "description": "Attempts (default 1)." },
         "reproduce": { "$ref": "#/$defs/reproduce" },
