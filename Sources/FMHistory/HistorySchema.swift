@@ -7,7 +7,7 @@ enum HistorySchema {
     static var currentVersion: Int { migrations.count }
 
     /// The scripts, in order: `migrations[0]` creates version 1 from nothing.
-    static let migrations: [String] = [version1, version2, version3]
+    static let migrations: [String] = [version1, version2, version3, version4]
 
     /// Version 1: runs, cases, per-run case results and attempts.
     static let version1 = """
@@ -87,5 +87,10 @@ enum HistorySchema {
     /// change from a case change per case; rows written before it fall back to the run's engine.
     static let version3 = """
     ALTER TABLE case_results ADD COLUMN engine TEXT;
+    """
+
+    /// Version 4: whether the case's verdict changed in a session reused after other cases (`contamination`).
+    static let version4 = """
+    ALTER TABLE case_results ADD COLUMN history_dependent INTEGER NOT NULL DEFAULT 0;
     """
 }

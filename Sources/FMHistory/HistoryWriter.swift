@@ -40,8 +40,8 @@ struct HistoryWriter {
         let caseRows = try caseRowIDs(run.cases)
         let insertResult = try database.prepare("""
             INSERT OR REPLACE INTO case_results (run, case_ref, status, gate_holds, fails_run, passes, pass_rate, tags,
-                                                definition, reason, duration_ms, diverged, engine)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                definition, reason, duration_ms, diverged, engine, history_dependent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let insertAttempt = try database.prepare("""
             INSERT OR REPLACE INTO attempts (result, attempt, status, metrics, violations, input_tokens, output_tokens,
@@ -54,7 +54,7 @@ struct HistoryWriter {
                 .integer(runRow), .integer(caseRow), .text(result.status.rawValue), .bool(result.gateHolds),
                 .bool(result.failsRun), .int(result.passes), .real(result.passRate), .text(try json(result.tags)),
                 .optional(result.definition), .text(result.reason), .real(result.durationMs), .bool(result.diverged),
-                .optional(try result.engine.map { try json($0) }),
+                .optional(try result.engine.map { try json($0) }), .bool(result.historyDependent),
             ])
             let resultRow = database.lastInsertRowID
             for attempt in result.attempts {

@@ -65,9 +65,10 @@ public enum CaseSummaryText {
     }
 
     /// A one-line reason for a case that does not hold its gate (first failing metric or error), for a
-    /// known issue that no longer reproduces, or for a passing case whose determinism rerun diverged.
+    /// known issue that no longer reproduces, or for a passing case that a rerun disagreed with
+    /// (`CaseResult.instabilities`).
     public static func headline(_ result: CaseResult) -> String {
-        if result.gateHolds, result.diverged, !result.failsRun { return "nondeterministic: " + (result.determinism?.detail ?? "a greedy rerun diverged") }
+        if result.gateHolds, !result.failsRun, let instability = result.instabilities.first { return instability }
         switch result.status {
         case .error: return errors(result).first ?? "error"
         case .failed where result.gateHolds || result.knownIssue != nil: return result.reason
@@ -100,9 +101,7 @@ public enum CaseSummaryText {
             if let text = attempt.text { lines.append("  output: " + excerpt(text, limit: outputLimit)) }
         }
         if failing.count > attemptLimit { lines.append("… and \(failing.count - attemptLimit) more attempts that did not pass") }
-        if let determinism = result.determinism, determinism.diverged {
-            lines.append("nondeterministic: \(determinism.detail ?? "a greedy rerun diverged")")
-        }
+        lines += result.instabilities
         return lines.joined(separator: "\n")
     }
 

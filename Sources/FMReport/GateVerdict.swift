@@ -7,7 +7,8 @@ import FMResults
 /// Without `--fail-on-regression` every case's own gate counts (`CaseResult.holdsRun`). With it, only
 /// the cases that regressed or newly fail against the baseline (`BaselineChange.failsGate`) do; cases
 /// that failed there too are old failures, shown but not failing. Either way an engine or
-/// infrastructure error fails the run with exit 3, and a diverged `--check-determinism` rerun with exit 1.
+/// infrastructure error fails the run with exit 3, and a rerun that disagrees (a diverged `--check-determinism`
+/// rerun, a verdict that changed in a reused session) with exit 1.
 public struct GateVerdict: Sendable {
     /// Which cases the gate judges.
     public enum Rule: Sendable, Equatable {
@@ -46,7 +47,7 @@ public struct GateVerdict: Sendable {
     /// Why the case's verdict flipped against the baseline (regressions and fixes), if it did.
     public func cause(of result: CaseResult) -> DriftCause? { entries[result.id]?.cause }
 
-    /// True when `result` fails the run: an error or a diverged rerun always, else per the rule.
+    /// True when `result` fails the run: an error or a rerun that disagreed always, else per the rule.
     public func failsGate(_ result: CaseResult) -> Bool {
         Self.failsGate(result, rule: rule, change: change(of: result), cause: cause(of: result),
                        source: regressionsFrom)
@@ -56,7 +57,7 @@ public struct GateVerdict: Sendable {
     /// as they finish, before the run's verdict exists).
     static func failsGate(_ result: CaseResult, rule: Rule, change: BaselineChange?, cause: DriftCause?,
                           source: RegressionSource) -> Bool {
-        if result.status == .error || result.diverged { return true }
+        if result.status == .error || !result.instabilities.isEmpty { return true }
         switch rule {
         case .everyGate: return result.failsRun
         case .noRegressions: return change.map { source.gates($0, cause: cause) } ?? false
@@ -115,22 +116,27 @@ public struct GateVerdict: Sendable {
         let judged = failing.filter { $0.status != .error }
         let regressions = judged.filter { change(of: $0) == .regression }.count
         let newFailures = judged.filter { change(of: $0) == .newFailure }.count
-        let others = judged.count - regressions - newFailures
+        let unstable = judged.filter { change(of: $0) == nil && !$0.failsRun }.count
+        let others = judged.count - regressions - newFailures - unstable
         var parts: [String] = []
         if errors > 0 { parts.append("\(Self.cases(errors)) hit an engine or infrastructure error") }
         if regressions > 0 { parts.append("\(Self.cases(regressions)) regressed against the baseline") }
         if newFailures > 0 { parts.append("\(Self.cases(newFailures)) newly failing (not in the baseline)") }
         if others > 0 { parts.append("\(Self.cases(others)) failed \(others == 1 ? "its gate" : "their gates")") }
+        if unstable > 0 {
+            parts.append("\(Self.cases(unstable)) passed but disagreed with a rerun (nondeterministic or history-dependent)")
+        }
         return "Gate failed: " + parts.joined(separator: ", ") + " (exit \(exitCode))."
     }
 
-    /// The label a failing case gets in the closing list: `REGRESSED`, `NEW FAIL`, `ERROR`, `NONDET` or `FAIL`.
+    /// The label a failing case gets in the closing list: `REGRESSED`, `NEW FAIL`, `ERROR`, `NONDET`,
+    /// `HISTORY` (its verdict changed in a reused session) or `FAIL`.
     public func label(_ result: CaseResult) -> String {
         if result.status == .error { return "ERROR" }
         switch change(of: result) {
         case .regression?: return "REGRESSED"
         case .newFailure?: return "NEW FAIL"
-        default: return result.failsRun ? "FAIL" : "NONDET"
+        default: return result.failsRun ? "FAIL" : result.diverged ? "NONDET" : "HISTORY"
         }
     }
 

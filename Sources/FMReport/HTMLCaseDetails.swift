@@ -32,8 +32,8 @@ enum HTMLCaseDetails {
             HTMLKnownIssue.write(result, into: &page)
             page.raw("</p>\n")
         }
-        if let determinism = result.determinism, determinism.diverged {
-            page.element("p", cls: "muted", "Nondeterministic: \(determinism.detail ?? "a greedy rerun diverged")")
+        for instability in result.instabilities {
+            page.element("p", cls: "muted", instability.prefix(1).uppercased() + instability.dropFirst())
         }
         for attempt in result.attempts.prefix(attemptLimit) {
             writeAttempt(attempt, open: result.attempts.count == 1 || attempt.status != .passed, cache: cache, into: &page)

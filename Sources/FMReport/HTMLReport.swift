@@ -60,15 +60,18 @@ public enum HTMLReport {
         HTMLTranscript.writeRecordedSources(info.fingerprint.recordedTranscripts ?? [], into: &page)
         page.raw("<section id=\"summary\"><h2>Summary</h2>\n")
         let failing = run.cases.filter { !$0.holdsRun }.count
-        let cause = summary.nondeterministic > 0 ? "fail their gate or diverged on rerun" : "fail their gate"
+        let cause = summary.nondeterministic + summary.historyDependent > 0
+            ? "fail their gate or disagreed with a rerun" : "fail their gate"
         page.element("div", cls: failing == 0 ? "verdict ok" : "verdict bad",
                      failing == 0 ? "All gates hold" : "\(failing) of \(summary.total) cases \(cause)")
         page.raw("<div class=\"counts\">")
         let counts: [(String, Int)] = [("cases", summary.total), ("passed", summary.passed), ("failed", summary.failed),
                                        ("flaky", summary.flaky), ("error", summary.errored),
                                        ("known issues", summary.knownIssues), ("skipped", summary.skipped),
-                                       ("attempts", summary.attempts), ("nondeterministic", summary.nondeterministic)]
-        for (label, count) in counts where count > 0 || (label != "nondeterministic" && label != "known issues") {
+                                       ("attempts", summary.attempts), ("nondeterministic", summary.nondeterministic),
+                                       ("history-dependent", summary.historyDependent)]
+        let shownWhenZero = ["cases", "passed", "failed", "flaky", "error", "skipped", "attempts"]
+        for (label, count) in counts where count > 0 || shownWhenZero.contains(label) {
             page.raw("<div><b>\(count)</b>")
             page.text(label)
             page.raw("</div>")

@@ -136,10 +136,11 @@ public enum JUnitReport {
         return "failing metrics:\n" + failing.map { "  " + $0 }.joined(separator: "\n") + "\n" + text
     }
 
-    /// The failure's `type`: why the gate fails (`failed`, `nondeterministic`, `knownIssueNoLongerReproduces`…).
+    /// The failure's `type`: why the gate fails (`failed`, `nondeterministic`, `historyDependent`,
+    /// `knownIssueNoLongerReproduces`…).
     private static func failureType(_ result: CaseResult) -> String {
         if result.status == .failed && result.gateHolds { return "knownIssueNoLongerReproduces" }
-        if result.gateHolds { return "nondeterministic" }
+        if result.gateHolds { return result.diverged ? "nondeterministic" : "historyDependent" }
         return result.knownIssue != nil ? "knownIssueDoesNotCover" : result.status.rawValue
     }
 

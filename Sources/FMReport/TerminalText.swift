@@ -45,6 +45,7 @@ public enum TerminalText {
         if s.knownIssues > 0 { parts.append("\(s.knownIssues) known issue\(s.knownIssues == 1 ? "" : "s")") }
         if s.skipped > 0 { parts.append("\(s.skipped) skipped") }
         if s.nondeterministic > 0 { parts.append("\(s.nondeterministic) nondeterministic") }
+        if s.historyDependent > 0 { parts.append("\(s.historyDependent) history-dependent") }
         parts.append("\(s.attempts) attempts")
         if s.reusedAttempts > 0 { parts.append("\(s.reusedAttempts) reused") }
         if let cache = run.run.cache {

@@ -94,7 +94,7 @@ enum ClosingLine {
         case .text: return line
         case .verdict(_, let holds): return style.paint(line, holds ? .green : .red)
         case .failingCase(let label, let result):
-            let warns = result.status == .error || (result.diverged && !result.failsRun)
+            let warns = result.status == .error || (!result.instabilities.isEmpty && !result.failsRun)
             let head = "  \(label) \(Self.id(result))"
             guard line.hasPrefix(head) else { return line }
             return "  " + style.paint(label, warns ? .yellow : .red) + " \(Self.id(result))"

@@ -37,6 +37,8 @@ public struct CaseResult: Codable, Sendable {
     public var attempts: [AttemptResult]
     /// The determinism check's verdict, when `--check-determinism` reran this case.
     public var determinism: DeterminismResult?
+    /// The contamination check's verdict, when the case's `contamination` option reran it in a reused session.
+    public var contamination: ContaminationResult?
     /// For enum cases: the expected label (feeds the classification summary).
     public var expectedLabel: String?
     /// Wall-clock milliseconds over all attempts.
@@ -110,10 +112,24 @@ public struct CaseResult: Codable, Sendable {
     /// True when a `--check-determinism` rerun of this case diverged.
     public var diverged: Bool { determinism?.diverged == true }
 
+    /// True when the case's verdict changed in a session reused after other cases (`contamination`).
+    public var historyDependent: Bool { contamination?.dependsOnHistory == true }
+
+    /// What made a rerun of the case disagree with its run, one line each (`nondeterministic: …`,
+    /// `history-dependent: …`); empty when nothing did. Each fails the run, like a gate.
+    public var instabilities: [String] {
+        var lines: [String] = []
+        if diverged { lines.append("nondeterministic: " + (determinism?.detail ?? "a greedy rerun diverged")) }
+        if historyDependent {
+            lines.append("history-dependent: " + (contamination?.detail ?? "a reused session changed the verdict"))
+        }
+        return lines
+    }
+
     /// True when the case counts as passing for the run's exit code: it does not fail the run (a known
-    /// issue that still reproduces does not) and no determinism rerun diverged. (Baselines and A/B
-    /// compare gate verdicts only.)
-    public var holdsRun: Bool { !failsRun && !diverged }
+    /// issue that still reproduces does not) and no rerun disagreed (`instabilities`). (Baselines and
+    /// A/B compare gate verdicts only.)
+    public var holdsRun: Bool { !failsRun && instabilities.isEmpty }
 
     /// The stable id of case `caseID` of `suite` under `variant`.
     public static func stableID(suite: String, caseID: String, variant: String?) -> String {

@@ -32,11 +32,13 @@ public struct RunResult: Codable, Sendable {
         self.classifications = classifications
     }
 
-    /// The process exit code the results call for: 3 when a case errored, else 1 when a gate failed
-    /// or a determinism rerun diverged, else 0.
+    /// The process exit code the results call for: 3 when a case errored, else 1 when a gate failed,
+    /// a determinism rerun diverged or a verdict depended on the session's history, else 0.
     public var exitCode: Int32 {
         if summary.errored > 0 { return ExitStatus.infrastructure }
-        if summary.gatesFailed > 0 || summary.nondeterministic > 0 { return ExitStatus.failed }
+        if summary.gatesFailed > 0 || summary.nondeterministic > 0 || summary.historyDependent > 0 {
+            return ExitStatus.failed
+        }
         return ExitStatus.ok
     }
 }
@@ -151,6 +153,8 @@ public struct RunSummary: Codable, Hashable, Sendable {
     public var attempts: Int
     /// Greedy cases whose rerun diverged under `--check-determinism`.
     public var nondeterministic: Int
+    /// Cases whose verdict changed in a session reused after other cases (`contamination`; 0 in older files).
+    public var historyDependent: Int
     /// Attempts answered from an identical earlier greedy attempt instead of the engine (0 in older files).
     public var reusedAttempts: Int
     /// Input tokens over the attempts the engine answered (0 in older files).
@@ -171,7 +175,8 @@ public struct RunSummary: Codable, Hashable, Sendable {
         self.skipped = skipped
         gatesFailed = cases.filter(\.failsRun).count
         attempts = cases.reduce(0) { $0 + $1.attempts.count }
-        nondeterministic = cases.filter { $0.determinism?.diverged == true }.count
+        nondeterministic = cases.filter(\.diverged).count
+        historyDependent = cases.filter(\.historyDependent).count
         let computed = cases.flatMap(\.attempts).filter { $0.reusedFrom == nil }
         reusedAttempts = attempts - computed.count
         inputTokens = computed.reduce(0) { $0 + $1.usage.inputTokens }
@@ -199,6 +204,7 @@ extension RunSummary {
         gatesFailed = try container.decode(Int.self, forKey: .gatesFailed)
         attempts = try container.decode(Int.self, forKey: .attempts)
         nondeterministic = try container.decode(Int.self, forKey: .nondeterministic)
+        historyDependent = try container.decodeIfPresent(Int.self, forKey: .historyDependent) ?? 0
         reusedAttempts = try container.decodeIfPresent(Int.self, forKey: .reusedAttempts) ?? 0
         inputTokens = try container.decodeIfPresent(Int.self, forKey: .inputTokens) ?? 0
         cachedInputTokens = try container.decodeIfPresent(Int.self, forKey: .cachedInputTokens) ?? 0

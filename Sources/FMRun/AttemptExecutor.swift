@@ -40,10 +40,13 @@ struct AttemptExecutor {
         var durationMs: Double = 0
         var retries = 0
         var tokenCounts: PromptTokenCounts?
+        /// Turns of the case that started (0: the session ended before its first).
+        var turnsStarted = 0
 
         /// The outcome a driver recorded.
         init(_ record: SessionRecord) {
             tokenCounts = record.tokenCounts
+            turnsStarted = record.turns.count
             text = record.text
             content = record.content
             transcript = record.transcript
@@ -89,23 +92,29 @@ struct AttemptExecutor {
         return plan
     }
 
-    /// Runs `plan` as engine attempt number `engineAttempt` (see `run(engineAttempt:)`).
-    func run(_ plan: SessionPlan, engineAttempt: Int) -> Outcome {
+    /// Runs `plan` as engine attempt number `engineAttempt` (see `run(engineAttempt:)`); the outcome is that
+    /// of the turns from `firstTurn` on (`SessionRecord.droppingFirstTurns`, its duration from that turn's
+    /// start), the error whichever ended the session.
+    func run(_ plan: SessionPlan, engineAttempt: Int, firstTurn: Int = 0) -> Outcome {
         let context = AttemptContext(caseID: item.id, caseData: item.engineData, attempt: engineAttempt)
         var started = DispatchTime.now()
         var retries = 0
-        var outcome: Outcome
+        var record: SessionRecord
+        var error: AttemptError?
         do {
-            outcome = Outcome(try retry.policy.run(clock: retry.clock, onRetry: { _ in retries += 1 }) {
+            record = try retry.policy.run(clock: retry.clock, onRetry: { _ in retries += 1 }) {
                 started = DispatchTime.now()
                 return try provider.sessionDriver(for: context).run(plan)
-            })
-        } catch {
-            outcome = Outcome((error as? SessionDriverFailure)?.partial ?? SessionRecord())
-            outcome.error = AttemptError(error)
+            }
+        } catch let failure {
+            record = (failure as? SessionDriverFailure)?.partial ?? SessionRecord()
+            error = AttemptError(failure)
         }
+        let skippedMs = firstTurn > 0 && firstTurn < record.turnOffsetsMs.count ? record.turnOffsetsMs[firstTurn] : 0
+        var outcome = Outcome(record.droppingFirstTurns(firstTurn))
+        outcome.error = error
         outcome.retries = retries + outcome.stats.engineRetries
-        outcome.durationMs = milliseconds(since: started)
+        outcome.durationMs = milliseconds(since: started) - skippedMs
         return outcome
     }
 

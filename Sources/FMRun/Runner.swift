@@ -163,12 +163,17 @@ public final class Runner: Sendable {
                 }
             }
         }
-        return CaseResult(
+        // After the fresh attempts and their determinism reruns, so engine attempt numbers never repeat.
+        let contamination = item.priorPrompts.isEmpty ? nil
+            : ContaminationCheck(item: item, executor: executor).run(fresh: attempts, firstEngineAttempt: 2 * repeats)
+        var result = CaseResult(
             id: item.id, suite: item.suite, caseID: item.caseID, variant: item.variant, tags: item.tags,
             source: "\(item.location.file):\(item.location.line)", engine: executor.provider.identity,
             gate: item.gate ?? CaseGate(), knownIssue: item.knownIssue, attempts: attempts, determinism: determinism,
             expectedLabel: Runner.expectedLabel(of: item), durationMs: milliseconds(since: started),
             definition: CaseDefinition.hash(of: item), measuresReproduction: item.reproduce != nil, origin: item.origin)
+        result.contamination = contamination
+        return result
     }
 
     /// The label an enum case expects: its schema is a string enum and it expects one value (`equals`).

@@ -57,6 +57,23 @@ public struct SessionRecord: Sendable {
         self.turnOffsetsMs = turnOffsetsMs
     }
 
+    /// The record of turn `count` and those after it, as if the session had started there: the transcript
+    /// keeps its instructions and the entries from that turn's prompt on, and the counters and offsets of
+    /// the earlier turns are dropped (offsets then count from that turn's start). No turn is left when the
+    /// session ended before turn `count` started. The token counts stay the whole session's.
+    public func droppingFirstTurns(_ count: Int) -> SessionRecord {
+        guard count > 0 else { return self }
+        var record = self
+        let history = transcript.history
+        let prompts = history.indices.filter { TranscriptEdit.EntryKind(history[$0]) == .prompt }
+        record.transcript.history = count < prompts.count ? Array(history[prompts[count]...]) : []
+        record.turns = Array(turns.dropFirst(count))
+        let start = count < turnOffsetsMs.count ? turnOffsetsMs[count] : 0
+        record.turnOffsetsMs = turnOffsetsMs.dropFirst(count).map { $0 - start }
+        if record.turns.isEmpty { (record.text, record.content) = (nil, nil) }
+        return record
+    }
+
     /// The counters over every turn (first-snapshot time measured from the session's start).
     public var totals: TurnStats {
         var total = TurnStats()

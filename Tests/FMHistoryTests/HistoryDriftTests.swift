@@ -19,7 +19,7 @@ import Testing
     let git = GitInfo(commit: String(repeating: "0", count: 40), branch: "main")
     try record([(before, git), (after, git)], at: path)
     let store = HistoryStore(path: path, create: false)
-    #expect(try store.version(store.open()) == 3)
+    #expect(try store.version(store.open()) == HistorySchema.currentVersion)
     let first = try store.baseline(store.run(named: "1")), second = try store.baseline(store.run(named: "2"))
     #expect(first.cases.map(\.engine?.modelHash) == ["old", nil])
     #expect(first.cases[1].engine == before.run.fingerprint.engine)

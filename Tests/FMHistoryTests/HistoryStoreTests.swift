@@ -155,6 +155,23 @@ import FMResults
         #expect(failures.withLock { $0 }.isEmpty)
     }
 
+    /// A history-dependent verdict (schema version 4) is recorded per case.
+    @Test func aHistoryDependentVerdictIsRecorded() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var run = syntheticRun(day: 1, [SyntheticCase(suite: "s", caseID: "swayed", passes: true),
+                                        SyntheticCase(suite: "s", caseID: "steady", passes: true)])
+        run.cases[0].contamination = ContaminationResult(after: ["s/steady"], statuses: [.failed],
+                                                         dependsOnHistory: true)
+        let store = HistoryStore(path: path)
+        try store.save(run)
+        let flags = try store.open().query("""
+            SELECT c.case_name, r.history_dependent FROM case_results r JOIN cases c ON c.id = r.case_ref
+            ORDER BY c.case_name
+            """) { "\($0.text(0) ?? "")=\($0.int(1))" }
+        #expect(flags == ["steady=0", "swayed=1"])
+    }
+
     @Test func aRecordedRunAsBaselineClassifiesLikeItsResultsFile() throws {
         let (folder, path) = try temporaryHistory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -86,5 +86,31 @@ func junitForSingleOutcomeRunsValidates(outcome: AttemptOutcome) throws {
     #expect(xml.contains("<failure message=\"nondeterministic: greedy attempt 0 diverged on rerun\" type=\"nondeterministic\">"))
     let closing = TerminalText.closing(GateVerdict(results: run))
     #expect(closing.contains("  NONDET s/wobbly — nondeterministic: greedy attempt 0 diverged on rerun"))
-    #expect(HTMLReport.render(run).contains("1 of 2 cases fail their gate or diverged on rerun"))
+    #expect(HTMLReport.render(run).contains("1 of 2 cases fail their gate or disagreed with a rerun"))
+    #expect(GateVerdict(results: run).line
+        == "Gate failed: 1 case passed but disagreed with a rerun (nondeterministic or history-dependent) (exit 1).")
+}
+
+@Test func historyDependentVerdictsAreFailuresEverywhere() {
+    var result = sampleCase("s", "swayed", [.passed])
+    result.contamination = ContaminationResult(
+        after: ["s/first"], statuses: [.failed], dependsOnHistory: true, attempt: 0,
+        detail: "passed in a fresh session, failed after 1 earlier case")
+    var steady = sampleCase("s", "steady", [.passed])
+    steady.contamination = ContaminationResult(after: ["s/first"], statuses: [.passed], dependsOnHistory: false)
+    let run = RunResult(run: sampleInfo(), cases: [result, steady])
+    #expect(run.exitCode == 1 && run.summary.historyDependent == 1)
+    #expect(!result.holdsRun && steady.holdsRun)
+    let xml = JUnitReport.render(run)
+    #expect(xml.contains("failures=\"1\""))
+    #expect(xml.contains("<failure message=\"history-dependent: passed in a fresh session, failed after 1 earlier "
+        + "case\" type=\"historyDependent\">"), "\(xml)")
+    let verdict = GateVerdict(results: run)
+    #expect(verdict.failing.map(verdict.label) == ["HISTORY"])
+    #expect(TerminalText.closing(verdict).contains(
+        "  HISTORY s/swayed — history-dependent: passed in a fresh session, failed after 1 earlier case"))
+    let page = HTMLReport.render(run)
+    #expect(page.contains("1 of 2 cases fail their gate or disagreed with a rerun"))
+    #expect(page.contains("History-dependent: passed in a fresh session, failed after 1 earlier case"))
+    #expect(TerminalText.counts(run).contains("1 history-dependent"), "\(TerminalText.counts(run))")
 }

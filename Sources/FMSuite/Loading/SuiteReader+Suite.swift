@@ -248,6 +248,7 @@ extension SuiteReader {
         }
         checkArgumentReferences(suite.tools)
         checkDeviceProfiles(suite)
+        checkContamination(suite)
         let variantNames = suite.variants.map(\.name)
         for item in suite.cases {
             for name in item.variants ?? [] where !variantNames.contains(name) {
@@ -302,6 +303,28 @@ extension SuiteReader {
             for name in names where defined.contains(name) && !only.contains(name) {
                 diagnostics.append(Diagnostic(location, "case '\(item.id)' knownIssue names variant '\(name)', but the case only runs under \(only.joined(separator: ", "))"))
             }
+        }
+    }
+
+    /// A `contamination` case needs other cases to answer first, a model to answer them (not a case's own
+    /// engine data, such as the scripted engine's script) and no images (they belong to its first prompt).
+    func checkContamination(_ suite: Suite) {
+        for item in suite.expanded() where (item.settings.contamination ?? 0) > 0 && item.recorded == nil {
+            let count = item.settings.contamination ?? 0
+            var problems: [String] = []
+            if item.priorPrompts.isEmpty {
+                problems.append("is the only case of its suite\(item.variant.map { " under variant \($0)" } ?? ""), so "
+                    + "contamination: \(count) has no earlier case to answer first; add cases or drop the option")
+            }
+            if !item.engineData.isEmpty {
+                problems.append("carries \(item.engineData.keys.joined(separator: ", ")) for its engine, which plays "
+                    + "only the case's own turns; contamination needs a model that answers the earlier cases' prompts")
+            }
+            if !item.attachments.isEmpty {
+                problems.append("attaches images to its first prompt, which a reused session cannot keep first; "
+                    + "drop contamination or the images")
+            }
+            for problem in problems { diagnostics.append(Diagnostic(item.location, "case '\(item.id)' \(problem)")) }
         }
     }
 

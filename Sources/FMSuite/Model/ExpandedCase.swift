@@ -58,6 +58,9 @@ public struct ExpandedCase: Encodable, Sendable {
     public var recorded: RecordedTranscript? = nil
     /// Images attached to the first prompt, after its text (`images:`).
     public var attachments: [Transcript.AttachmentSegment] = []
+    /// What a session reused for the `contamination` option answers before the case's own turns: the
+    /// first prompts of the cases before it in its suite and variant (empty without the option).
+    public var priorPrompts: [PriorPrompt] = []
 
     /// The wording and seed of attempt `index`; nil for a case without `reproduce`.
     public func trial(_ index: Int) -> Trial? { reproduce?.trial(index) }
@@ -80,7 +83,7 @@ public struct ExpandedCase: Encodable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case id, suite, variant, caseID = "case", tags, instructions, prompt, turns, transcriptEdits, generating, tools, options, settings
         case repeatCount = "repeat", gate, expectations, engine, engineOptions, model, knownIssue, location, commands, images
-        case recorded, reproduce, origin
+        case recorded, reproduce, origin, priorPrompts
     }
 
     /// Encodes every field; options in their GenerationOptions JSON form.
@@ -119,6 +122,7 @@ public struct ExpandedCase: Encodable, Sendable {
         try container.encodeIfPresent(recorded, forKey: .recorded)
         try container.encodeIfPresent(reproduce, forKey: .reproduce)
         try container.encodeIfPresent(origin, forKey: .origin)
+        if !priorPrompts.isEmpty { try container.encode(priorPrompts, forKey: .priorPrompts) }
         if !attachments.isEmpty {
             try container.encode(GeneratedContent(attachments.map { segment -> GeneratedContent in
                 let image = segment.content.image
@@ -140,6 +144,22 @@ extension Suite {
             for variant in runs {
                 if let only = item.variants, let variant, !only.contains(variant.name) { continue }
                 result.append(expand(item, variant: variant))
+            }
+        }
+        return Self.withPriorPrompts(result)
+    }
+
+    /// `cases` with each `contamination: N` case given the first prompts of the N live cases before it
+    /// under its variant, counting on from the end for the first ones (never itself).
+    static func withPriorPrompts(_ cases: [ExpandedCase]) -> [ExpandedCase] {
+        var result = cases
+        for (index, item) in cases.enumerated() {
+            guard let count = item.settings.contamination, count > 0, item.recorded == nil else { continue }
+            let others = cases.filter { $0.variant == item.variant && $0.recorded == nil }
+            guard let position = others.firstIndex(where: { $0.id == item.id }) else { continue }
+            let before = (1..<others.count).map { others[(position - $0 + others.count) % others.count] }
+            result[index].priorPrompts = before.prefix(count).reversed().compactMap { other in
+                (other.prompt(ofAttempt: 0) ?? other.turns?.first).map { PriorPrompt(caseID: other.id, prompt: $0) }
             }
         }
         return result
@@ -208,5 +228,19 @@ extension Suite {
             rest = rest[close.upperBound...]
         }
         return names
+    }
+}
+
+/// A prompt of another case that a reused session answers first (the `contamination` option).
+public struct PriorPrompt: Encodable, Hashable, Sendable {
+    /// The case it comes from (`suite/case@variant`).
+    public var caseID: String
+    /// Its first prompt (the first turn of a multi-turn case), as that case words it.
+    public var prompt: String
+
+    /// A prior prompt.
+    public init(caseID: String, prompt: String) {
+        self.caseID = caseID
+        self.prompt = prompt
     }
 }

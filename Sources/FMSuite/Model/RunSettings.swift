@@ -20,6 +20,8 @@ public struct RunSettings: Codable, Hashable, Sendable {
     public var imageTokens: Int?
     /// The device profile the case runs as (`device:` or `--device`); nil when none is named.
     public var device: String?
+    /// How many earlier cases a reused session answers before the case's contamination run (nil: none).
+    public var contamination: Int?
 
     /// Creates settings; the defaults are fmeval's.
     public init(contextSize: Int = 4096, constrained: Bool = true, includeSchemaInPrompt: Bool = true,
@@ -57,6 +59,8 @@ public struct OptionsPatch: Hashable, Sendable {
     public var imageTokens: Int?
     /// The device profile named at this level (`device:`), whose settings the patch already holds.
     public var device: String?
+    /// `contamination`, if given.
+    public var contamination: Int?
 
     /// Creates an empty patch.
     public init() {}
@@ -203,6 +207,16 @@ enum RunSettingTable {
                 maximumUnboundedItems: N, maximumRecursionDepth: N}` (a guard left out is off).
                 """, schema: loopGuardsSchema, patch: \.loopGuards, settings: \.loopGuards) {
                     $0.loopGuards($1, $2)
+                },
+            .optional("contamination", default: "0 (off)", """
+                Also run the case in one session reused after the N cases before it in its suite and variant \
+                (their first prompts, under this case's instructions, tools and schema; counting on from the \
+                suite's end for the first cases), and score only its own turns: a verdict that differs from the \
+                fresh session's is flagged history-dependent and fails the run (docs/suite-format.md, "Session \
+                contamination").
+                """, schema: #""type": "integer", "minimum": 0, "maximum": 16"#,
+                patch: \.contamination, settings: \.contamination) {
+                    $0.int($1, $2, minimum: 0, maximum: 16)
                 },
         ]
     }
