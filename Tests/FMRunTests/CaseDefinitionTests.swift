@@ -94,6 +94,7 @@ private func properties(_ item: ExpandedCase) -> [String: String] {
         "engineData": { $0.engineData = other.engineData }, "knownIssue": { $0.knownIssue = other.knownIssue },
         "commands": { $0.commands = other.commands }, "recorded": { $0.recorded = recorded },
         "attachments": { $0.attachments = other.attachments },
+        "priorPrompts": { $0.priorPrompts = [PriorPrompt(caseID: "s/earlier", prompt: "An earlier request.")] },
     ]
     let excluded: [String: (inout ExpandedCase) -> Void] = [
         "location": { $0.location = other.location }, "tags": { $0.tags = other.tags },
