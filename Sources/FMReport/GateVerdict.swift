@@ -124,7 +124,8 @@ public struct GateVerdict: Sendable {
         if newFailures > 0 { parts.append("\(Self.cases(newFailures)) newly failing (not in the baseline)") }
         if others > 0 { parts.append("\(Self.cases(others)) failed \(others == 1 ? "its gate" : "their gates")") }
         if unstable > 0 {
-            parts.append("\(Self.cases(unstable)) passed but disagreed with a rerun (nondeterministic or history-dependent)")
+            parts.append("\(Self.cases(unstable)) passed but disagreed with a rerun "
+                + "(nondeterministic or history-dependent)")
         }
         return "Gate failed: " + parts.joined(separator: ", ") + " (exit \(exitCode))."
     }
