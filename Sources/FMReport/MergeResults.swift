@@ -29,6 +29,7 @@ public enum MergeResults {
             let a = first.result.run.fingerprint.engine, b = input.result.run.fingerprint.engine
             throw Fault.invalidInput("merge: \(input.name) ran \(b) but \(first.name) ran \(a); merge only shards of one engine and model")
         }
+        try checkSplits(inputs)
         var owner: [String: String] = [:]
         var cases: [CaseResult] = []
         for input in inputs {
@@ -56,6 +57,22 @@ public enum MergeResults {
         return Outcome(result: result, warnings: warnings)
     }
 
+    /// Shards balanced by history agree on every case's shard only when they read the same durations, so
+    /// their assignment digests must be equal (and so must any other shard's beside them): otherwise cases
+    /// would be run twice or not at all. Hash-split shards cannot disagree (a case's hash is its own).
+    static func checkSplits(_ inputs: [(name: String, result: RunResult)]) throws {
+        let splits = inputs.compactMap { input in input.result.run.shardAssignment.map { (input.name, $0) } }
+        guard splits.contains(where: { $0.1.balance != ShardBalance.hash.name }), let first = splits.first,
+              let other = splits.first(where: { $0.1.digest != first.1.digest }) else { return }
+        let describe = { (split: (String, ShardAssignmentInfo)) in
+            let basis = split.1.basis.map { ", " + $0 } ?? ""
+            return "\(split.0) (\(split.1.balance)\(basis), digest \(split.1.digest.prefix(12)))"
+        }
+        throw Fault.invalidInput("merge: \(describe(first)) and \(describe(other)) split the cases differently, so "
+            + "cases would run twice or not at all; give every shard the same history file and suites, and run them "
+            + "again (docs/ci.md, \"Shards\")")
+    }
+
     /// Run information spanning every input: earliest start, latest finish, union of paths and variants.
     static func mergedInfo(_ infos: [RunInfo], warnings: inout [String]) -> RunInfo {
         var info = infos[0]
@@ -72,6 +89,7 @@ public enum MergeResults {
         info.checkDeterminism = infos.contains(where: \.checkDeterminism)
         info.resumedFrom = nil
         info.shard = mergedShard(infos.map(\.shard), warnings: &warnings)
+        info.shardAssignment = nil
         return info
     }
 

@@ -65,6 +65,9 @@ public struct RunInfo: Codable, Sendable {
     public var filter: String?
     /// The `--shard I/N` selection, when given (for example `2/4`).
     public var shard: String?
+    /// How the shard's cases were chosen (balance, scheduler variables, the split's digest); absent for an
+    /// unsharded run and in older files.
+    public var shardAssignment: ShardAssignmentInfo?
     /// The `--repeat` override, when given.
     public var repeatOverride: Int?
     /// Whether `--check-determinism` reran greedy attempts.

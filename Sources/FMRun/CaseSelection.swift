@@ -36,6 +36,21 @@ enum CaseSelection {
         return lines.joined(separator: "\n")
     }
 
+    /// Where the shard came from and how the cases were split, when either is more than `--shard I/N`
+    /// by hash: the scheduler variables `--shard auto` read, the history balance's basis and estimate.
+    static func shardNote(_ shard: Shard, assignment: ShardAssignment, running: Int, of selected: Int) -> RunNote? {
+        let info = assignment.info
+        guard info.source != nil || info.balance != ShardBalance.hash.name else { return nil }
+        var text = "shard \(shard)" + (info.source.map { " from \($0)" } ?? "") + ": \(running) of \(selected) cases"
+        if let basis = info.basis, !assignment.estimatedMs.isEmpty {
+            let seconds = { (ms: Double) in String(format: "%.1f", ms / 1000) }
+            let loads = assignment.estimatedMs
+            text += ", balanced by history (\(basis)): about \(seconds(loads[shard.index - 1])) s here, "
+                + "\(seconds(loads.min() ?? 0))–\(seconds(loads.max() ?? 0)) s over the \(shard.count) shards"
+        }
+        return RunNote(.shardChoice, text: text)
+    }
+
     /// The note for a shard that holds none of the `selected` cases (exit 0: normal in a CI matrix).
     static func emptyShard(_ shard: Shard, selected: Int) -> RunNote {
         RunNote(.emptyShard, text: "--shard \(shard): none of the \(selected) selected case\(selected == 1 ? "" : "s") falls in "

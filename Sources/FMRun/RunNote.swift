@@ -5,6 +5,8 @@ public struct RunNote: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Hashable, Sendable {
         /// `--shard` selected none of the cases.
         case emptyShard
+        /// Where `--shard auto` found the shard, and how `--shard-balance history` split the cases.
+        case shardChoice
         /// Engine flags that do not apply to cases scored from recorded transcripts.
         case flagsSkipRecordedCases
         /// Engine flags that do not apply to scripted stand-ins for Apple's model.

@@ -17,8 +17,12 @@ public struct RunRequest: Sendable {
     public var variants: [String] = []
     /// `--filter` expression.
     public var filter: String?
-    /// `--shard I/N`.
+    /// `--shard I/N` (or `--shard auto`'s).
     public var shard: Shard?
+    /// `--shard-balance`: how the shards split the cases.
+    public var shardBalance = ShardBalance.hash
+    /// For `--shard auto`: the scheduler and variables the shard was read from.
+    public var shardSource: String?
     /// Repeats, jobs, determinism check.
     public var options = RunnerOptions()
     /// `--cassette`: recordings for the replay engine.
@@ -75,6 +79,8 @@ public struct RunPlan {
     public var warnings: [String] = []
     /// Set when a rerun finds nothing to redo (not an error): say it, run nothing, exit 0.
     public var nothingToRerun: String?
+    /// How the shard's cases were chosen, for the results; nil when the run is not sharded.
+    public var shardAssignment: ShardAssignmentInfo?
     /// Every case the suites define, for the classification of carried results.
     var known: [ExpandedCase] = []
     /// Results kept from the earlier run (`--retry-errors`).
@@ -139,8 +145,16 @@ public enum RunPipeline {
         }
         if let shard = request.shard {
             let selected = cases.count
-            cases = cases.filter { shard.contains(suite: $0.suite, variant: $0.variant, caseID: $0.caseID) }
+            let assignment = ShardAssignment(cases: cases.map { ($0.suite, $0.variant, $0.caseID) }, count: shard.count,
+                                             balance: request.shardBalance, source: request.shardSource)
+            cases = cases.filter {
+                assignment.shard(of: $0.suite, variant: $0.variant, caseID: $0.caseID) == shard.index
+            }
             filteredOut = filteredOut.filter { shard.contains(suite: $0.suite, variant: $0.variant, caseID: $0.caseID) }
+            plan.shardAssignment = assignment.info
+            if let note = CaseSelection.shardNote(shard, assignment: assignment, running: cases.count, of: selected) {
+                plan.notes.append(note)
+            }
             if cases.isEmpty { plan.notes.append(CaseSelection.emptyShard(shard, selected: selected)) }
         }
         plan.cases = cases
@@ -236,6 +250,7 @@ public enum RunPipeline {
             repeatOverride: plan.options.repeatOverride, checkDeterminism: plan.options.checkDeterminism,
             resumedFrom: request.resume)
         info.fingerprint.recordedTranscripts = RecordedTranscriptProvider.sources(of: plan.cases + carriedCases)
+        info.shardAssignment = plan.shardAssignment
         var earlierDuration = 0.0
         if let rerun = request.rerun, rerun.kind == .retryErrors {
             info = rerun.results.run

@@ -1,14 +1,11 @@
 import FMEmbedded
 
 /// Which GitHub Actions workflow `fmeval init` writes.
-enum InitCITarget: Equatable {
+enum GitHubWorkflowShape: Equatable {
     /// One job: build fmeval, run every suite, upload the reports.
     case single
     /// A build job, `count` shard jobs (`fmeval run --shard I/count`) and a report job that merges them.
     case sharded(count: Int)
-
-    /// The shard counts `--shards` accepts: a workflow's matrix holds at most 256 jobs.
-    static let shardCounts = 2...256
 }
 
 /// The GitHub Actions workflow `fmeval init` writes: GitHub-hosted Linux runners, Swift from the official
@@ -26,7 +23,7 @@ enum GitHubWorkflowTemplate {
 
 
     /// The workflow's text.
-    static func text(for target: InitCITarget) -> String {
+    static func text(for target: GitHubWorkflowShape) -> String {
         switch target {
         case .single:
             return header(single) + job("eval", timeout: 60, explained: true, steps: [

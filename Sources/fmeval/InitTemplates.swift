@@ -1,14 +1,13 @@
 /// The files `fmeval init` writes: a commented starter suite, the dataset it reads and a CI workflow.
 enum InitTemplates {
     /// Each file's path relative to the target folder, and its text, in the order they are written; the
-    /// workflow is the one `ci` names.
+    /// CI files are the ones `ci` names.
     static func files(ci: InitCITarget) -> [(path: String, text: String)] {
         [
             ("suites/example.yaml", suite),
             ("suites/tools.yaml", toolsSuite),
             ("datasets/example.jsonl", dataset),
-            (".github/workflows/fmeval.yml", GitHubWorkflowTemplate.text(for: ci)),
-        ]
+        ] + ci.files
     }
 
     /// A suite that runs on the embedded engine and passes, commented key by key.

@@ -14,7 +14,7 @@ struct ReportOutput {
 }
 
 /// The report and CI-gate flags of `fmeval run`: a `--NAME FILE` for each results format in
-/// `ReportFormats` (`--junit`, `--html`, …), `--baseline FILE --fail-on-regression --shard I/N`, and
+/// `ReportFormats` (`--junit`, `--html`, …), `--baseline FILE --fail-on-regression`, and
 /// what happens with them after the run. `report`, `merge` and `compare` take their report flags,
 /// help lines and writing from here too.
 ///
@@ -30,8 +30,6 @@ struct ReportFlags {
     var failOnRegression = false
     /// Which regressions `failOnRegression` fails on, by cause.
     var regressionsFrom = RegressionSource.any
-    /// The shard of the cases to run (`Shard.all` when not given).
-    var shard = Shard.all
     /// How the summary is printed (colours, width).
     var style = TerminalStyle.plain
     /// How much is printed (`-q`, `-v`).
@@ -53,11 +51,6 @@ struct ReportFlags {
         model changed: its file, the server's model or build, the OS), case (the case's
         definition changed, or it is new) or any (the default)
         """)
-    /// `--shard I/N`.
-    static let shardFlag = Flag("--shard", .value("I/N"), help: """
-        run shard I of N (a stable partition by suite/variant/case id; combine the
-        shards' results with 'fmeval merge')
-        """)
     /// `-q`, `--quiet`.
     static let quiet = Flag("--quiet", short: "-q",
                             help: "print only the cases that fail their gate, then the counts and the verdict")
@@ -74,8 +67,8 @@ struct ReportFlags {
         arguments.flag(quiet) ? .quiet : (arguments.flag(verbose) ? .verbose : .normal)
     }
 
-    /// The CI-gate flags of `run`: `--baseline`, `--fail-on-regression`, `--shard`.
-    static let gateTable = FlagTable(baseline, failOnRegressionFlag, regressionsFromFlag, shardFlag)
+    /// The CI-gate flags of `run`: `--baseline`, `--fail-on-regression`, `--regressions-from`.
+    static let gateTable = FlagTable(baseline, failOnRegressionFlag, regressionsFromFlag)
 
     /// Reads the report and gate flags from `arguments`; throws exit-2 errors naming the flag.
     static func parse(_ arguments: Arguments) throws -> ReportFlags {
@@ -84,13 +77,6 @@ struct ReportFlags {
         flags.baselinePath = arguments.value(baseline)
         flags.failOnRegression = arguments.flag(failOnRegressionFlag)
         flags.verbosity = verbosity(arguments)
-        if let text = arguments.value(shardFlag) {
-            do {
-                flags.shard = try Shard(parsing: text)
-            } catch let error as ShardError {
-                throw Fault.invalidInput("run: \(error.message)")
-            }
-        }
         if flags.failOnRegression && flags.baselinePath == nil {
             throw Fault.invalidInput("run: --fail-on-regression needs --baseline FILE (the results to compare against)")
         }
@@ -131,8 +117,6 @@ struct ReportFlags {
         ReportFormats.available(providing: provided).map(\.flag).joined(separator: ", ")
     }
 
-    /// The shard to give the runner, or nil for the whole run.
-    var shardSelection: Shard? { shard == .all ? nil : shard }
 
     /// Reads the baseline results, when `--baseline` was given, from the store it names: a results
     /// file, or with `history:NAME` the run NAME of the history file `historyFile`; exit 2 naming the

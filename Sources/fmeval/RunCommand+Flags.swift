@@ -76,7 +76,7 @@ extension RunCommand {
     static let usage = CommandUsage("run", "[PATH...]", flags:
         EngineFlags.table(default: "each suite's `engine:`, else \(EngineRegistry.defaultEngine)")
         + FlagTable(model, variant, repeatCount, jobs, filter, json, out)
-        + ReportFlags.table(providing: [.results]) + ReportFlags.gateTable
+        + ReportFlags.table(providing: [.results]) + ReportFlags.gateTable + ShardFlags.table
         + .oneOf(record, cassette, cache) + .oneOf(resume, fresh, lastFailed, retryErrors)
         + FlagTable(failFast, checkDeterminism, keepGoing, SettingOverrideFlags.device,
                     SettingOverrideFlags.guideEnforcement, transcriptDialect, noProbe, color)

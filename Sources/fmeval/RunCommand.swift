@@ -118,7 +118,7 @@ struct RunCommand: Command {
         request.keepGoing = keepGoing
         request.probeConstraints = !noProbe
         request.fresh = fresh
-        request.shard = reports.shardSelection
+        try ShardFlags.apply(args, to: &request, history: history)
         request.options = RunnerOptions(repeatOverride: repeatCount, jobs: jobs, checkDeterminism: checkDeterminism, failFast: failFast)
         throughput.apply(to: &request.options)
         request.options.transcriptDialect = transcriptDialect
