@@ -54,32 +54,8 @@ enum KubernetesTemplate {
         ---
         # Builds fmeval (once per FMEVAL_REF), checks out this project, fetches and verifies the model once
         # and validates the suites; clears the last run's shard results.
-        apiVersion: batch/v1
-        kind: Job
-        metadata:
-          name: fmeval-prepare
-        spec:
-          backoffLimit: 0
-          template:
-            spec:
-              restartPolicy: Never
-              containers:
-                - name: prepare
-                  image: \(GitHubWorkflowTemplate.swiftImage)
-                  envFrom:
-                    - configMapRef: { name: fmeval-settings }
-                  env:
-                    - { name: FMEVAL_WORK, value: \(work) }
-                  volumeMounts:
-                    - { name: work, mountPath: \(work) }
-                  command: [/bin/bash, -c]
-                  args:
-                    - |
-        \(indented(prepareScript, by: 14))
-              volumes:
-                - name: work
-                  persistentVolumeClaim: { claimName: \(claim) }
-
+        \(job("fmeval-prepare", container: "prepare", spec: ["backoffLimit: 0"], script: prepareScript,
+               settings: "fmeval-settings"))
         """
 
     private static let prepareScript = """
@@ -111,34 +87,11 @@ enum KubernetesTemplate {
         # \(count) shards at once: Kubernetes gives each pod JOB_COMPLETION_INDEX (0…\(count - 1)); Kubernetes does
         # not pass the count, so FMEVAL_SHARD_COUNT repeats `completions` (keep the two equal). A failed pod
         # is retried with its index; a shard whose gate fails still succeeds (the merge reports it).
-        apiVersion: batch/v1
-        kind: Job
-        metadata:
-          name: fmeval-shards
-        spec:
-          completionMode: Indexed
-          completions: \(count)
-          parallelism: \(count)
-          backoffLimitPerIndex: 1
-          template:
-            spec:
-              restartPolicy: Never
-              containers:
-                - name: shard
-                  image: \(GitHubWorkflowTemplate.swiftImage)
-                  env:
-                    - { name: FMEVAL_WORK, value: \(work) }
-                    - { name: FMEVAL_SHARD_COUNT, value: "\(count)" }
-                  volumeMounts:
-                    - { name: work, mountPath: \(work) }
-                  command: [/bin/bash, -c]
-                  args:
-                    - |
-        \(indented(SchedulerShardScripts.shard(index: "$JOB_COMPLETION_INDEX", suites: suites), by: 14))
-              volumes:
-                - name: work
-                  persistentVolumeClaim: { claimName: \(claim) }
-
+        \(job("fmeval-shards", container: "shard",
+               spec: ["completionMode: Indexed", "completions: \(count)", "parallelism: \(count)",
+                      "backoffLimitPerIndex: 1"],
+               script: SchedulerShardScripts.shard(index: "$JOB_COMPLETION_INDEX", suites: suites),
+               environment: [("FMEVAL_SHARD_COUNT", "\"\(count)\"")]))
         """
     }
 
@@ -147,31 +100,29 @@ enum KubernetesTemplate {
         \(header)
         # After every shard: merges their results into reports/ and records the merged run in the history,
         # which the next run's shards balance by. It fails as the merged run does (exit 1: a gate failed).
-        apiVersion: batch/v1
-        kind: Job
-        metadata:
-          name: fmeval-merge
-        spec:
-          backoffLimit: 0
-          template:
-            spec:
-              restartPolicy: Never
-              containers:
-                - name: merge
-                  image: \(GitHubWorkflowTemplate.swiftImage)
-                  env:
-                    - { name: FMEVAL_WORK, value: \(work) }
-                  volumeMounts:
-                    - { name: work, mountPath: \(work) }
-                  command: [/bin/bash, -c]
-                  args:
-                    - |
-        \(indented(SchedulerShardScripts.merge, by: 14))
-              volumes:
-                - name: work
-                  persistentVolumeClaim: { claimName: \(claim) }
-
+        \(job("fmeval-merge", container: "merge", spec: ["backoffLimit: 0"], script: SchedulerShardScripts.merge))
         """
+
+    /// One Job in the Swift image: `spec` lines under `spec:`, one container running `script` with bash,
+    /// the shared volume at `work`, `FMEVAL_WORK` and `environment` set, and the ConfigMap `settings`'s
+    /// keys too when given.
+    private static func job(_ name: String, container: String, spec: [String], script: String,
+                            settings: String? = nil, environment: [(String, String)] = []) -> String {
+        let variables = [("FMEVAL_WORK", work)] + environment
+        let env = (settings.map { ["envFrom:", "  - configMapRef: { name: \($0) }"] } ?? [])
+            + ["env:"] + variables.map { "  - { name: \($0.0), value: \($0.1) }" }
+        return (["apiVersion: batch/v1", "kind: Job", "metadata:", "  name: \(name)", "spec:"]
+            + spec.map { "  " + $0 }
+            + ["  template:", "    spec:", "      restartPolicy: Never", "      containers:",
+               "        - name: \(container)", "          image: \(GitHubWorkflowTemplate.swiftImage)"]
+            + env.map { "          " + $0 }
+            + ["          volumeMounts:", "            - { name: work, mountPath: \(work) }",
+               "          command: [/bin/bash, -c]", "          args:", "            - |",
+               indented(script, by: 14),
+               "      volumes:", "        - name: work",
+               "          persistentVolumeClaim: { claimName: \(claim) }", ""])
+            .joined(separator: "\n")
+    }
 
     /// Applies the three manifests in order, waiting for each Job, and deletes the Jobs afterwards (the
     /// volume stays, with the binary, the model and the history).

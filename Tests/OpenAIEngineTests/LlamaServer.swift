@@ -65,8 +65,9 @@ final class LlamaServer {
     private let process: Process
     private let log: URL
 
-    /// Starts a server with a `contextSize`-token context and waits until `/health` answers 200.
-    init(contextSize: Int = 2048) throws {
+    /// Starts a server with a `contextSize`-token context on `threads` threads and waits until `/health`
+    /// answers 200.
+    init(contextSize: Int = 2048, threads: Int = 2) throws {
         guard let binary = ProcessInfo.processInfo.environment["FMEVAL_LLAMA_SERVER"], !binary.isEmpty else {
             throw StartError(description: "FMEVAL_LLAMA_SERVER is not set; build the server with .ci/llama-server.sh and export its path")
         }
@@ -83,7 +84,7 @@ final class LlamaServer {
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["-m", model.path, "--host", "127.0.0.1", "--port", String(port), "-c", String(contextSize),
-                             "-t", "2", "--no-webui"] + Self.determinismFlags
+                             "-t", String(threads), "--no-webui"] + Self.determinismFlags
         let output = try FileHandle(forWritingTo: log)
         process.standardOutput = output
         process.standardError = output
