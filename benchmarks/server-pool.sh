@@ -101,10 +101,10 @@ import sys
 a = dict(l.split("\t", 1) for l in open(sys.argv[1]).read().splitlines())
 b = dict(l.split("\t", 1) for l in open(sys.argv[2]).read().splitlines())
 print(sum(1 for k in a if a[k] != b.get(k)))' "$work/one.tsv" "$work/$1.tsv"; }
-printf '%-6s %-44s %9s %8s %s\n' setup server "wall (s)" "cases/s" "answers unlike one"
+printf '%-6s %-48s %9s %8s %s\n' setup server "wall (s)" "cases/s" "answers unlike one"
 for row in "one|1 server, -np 1, --jobs 1|$one_s|0" "slots|1 server, -np 4, --jobs 4|$slots_s|$(differ slots)" \
            "pool|2 servers (-np 1, -t 1) behind a proxy, --jobs 2|$pool_s|$(differ pool)"; do
   IFS='|' read -r name description seconds changed <<<"$row"
-  printf '%-6s %-44s %9s %8s %s of %s\n' "$name" "$description" "$seconds" \
+  printf '%-6s %-48s %9s %8s %s of %s\n' "$name" "$description" "$seconds" \
     "$(python3 -c "print(f'{$cases / $seconds:.1f}')")" "$changed" "$cases"
 done
