@@ -57,9 +57,30 @@ public final class TokenTable: @unchecked Sendable {
         return computed
     }
 
-    /// Walks the sorted vocabulary (a depth-first walk of its byte trie) from `state` with an
-    /// unknown caller below, classifying each token as accepted, rejected or uncertain.
+    /// The table of `state`: a body state of a free string takes the string slice's content tokens and
+    /// walks only the others; any other state walks every ordinary token.
     private func compute(_ state: Int32) -> StateTokens {
+        var accepted: [Int32] = []
+        var uncertain: [Int32] = []
+        if let slice = vocabulary.stringSlices.slice(for: state, of: grammar) {
+            walk(slice.others, from: state, accepted: &accepted, uncertain: &uncertain)
+            var mask = slice.contentMask
+            for id in accepted { mask[Int(id) >> 6] |= 1 << UInt64(id & 63) }
+            return StateTokens(acceptedMask: mask, acceptedIDs: [], uncertainIDs: uncertain)
+        }
+        walk(vocabulary.trie, from: state, accepted: &accepted, uncertain: &uncertain)
+        if accepted.count > vocabulary.maskWordCount * 2 {
+            var mask = [UInt64](repeating: 0, count: vocabulary.maskWordCount)
+            for id in accepted { mask[Int(id) >> 6] |= 1 << UInt64(id & 63) }
+            return StateTokens(acceptedMask: mask, acceptedIDs: [], uncertainIDs: uncertain)
+        }
+        return StateTokens(acceptedMask: nil, acceptedIDs: accepted, uncertainIDs: uncertain)
+    }
+
+    /// Walks `trie` depth first from `state` with an unknown caller below, classifying each token as
+    /// accepted, rejected or uncertain (its fate depends on the caller). Once a prefix leaves no
+    /// configuration, every token under it shares that fate and is classified without a step.
+    private func walk(_ trie: TokenTrie, from state: Int32, accepted: inout [Int32], uncertain: inout [Int32]) {
         var simulator = StackSimulator(grammar: grammar)
         let bottom = grammar.ruleOfState[Int(state)] == 0 ? StackSimulator.root : StackSimulator.escape
         var levels: [Configuration] = [Configuration(state: state, parent: bottom)]
@@ -67,19 +88,21 @@ public final class TokenTable: @unchecked Sendable {
         var completedAt: [Bool] = [false]
         var escapedBy: [Bool] = [false]
         var depthComputed = 0
-        var accepted: [Int32] = []
-        var uncertain: [Int32] = []
-        let sortedIDs = vocabulary.sortedIDs
-        let shared = vocabulary.sharedPrefix
+        let offsets = vocabulary.offsets
         vocabulary.bytes.withUnsafeBufferPointer { bytes in
-            for position in sortedIDs.indices {
-                let id = Int(sortedIDs[position])
-                let start = vocabulary.offsets[id]
-                let length = vocabulary.offsets[id + 1] - start
-                var depth = min(Int(shared[position]), depthComputed)
+            var position = 0
+            while position < trie.ids.count {
+                let id = Int(trie.ids[position])
+                let start = offsets[id]
+                let length = offsets[id + 1] - start
+                var depth = min(Int(trie.sharedPrefix[position]), depthComputed)
+                var dead = false
                 while depth < length {
                     let levelStart = levelEnd[depth], levelStop = levelEnd[depth + 1]
-                    if levelStart == levelStop { break }
+                    if levelStart == levelStop {
+                        dead = true
+                        break
+                    }
                     levels.removeSubrange(levelStop...)
                     simulator.step(&levels, range: levelStart..<levelStop, byte: bytes[start + depth])
                     depth += 1
@@ -94,19 +117,21 @@ public final class TokenTable: @unchecked Sendable {
                     }
                 }
                 depthComputed = depth
+                if dead {
+                    // No configuration after `depth` bytes: every token under this prefix ends the same way.
+                    let end = trie.subtreeEnd(position, depth: depth)
+                    if escapedBy[depth] { uncertain += trie.ids[position..<end] }
+                    position = end
+                    continue
+                }
                 let alive = levelEnd[depth] != levelEnd[depth + 1]
-                if depth == length && (alive || completedAt[depth]) {
+                if alive || completedAt[depth] {
                     accepted.append(Int32(id))
-                } else if escapedBy[depth == length ? depth - 1 : depth] {
+                } else if escapedBy[depth - 1] {
                     uncertain.append(Int32(id))
                 }
+                position += 1
             }
         }
-        if accepted.count > vocabulary.maskWordCount * 2 {
-            var mask = [UInt64](repeating: 0, count: vocabulary.maskWordCount)
-            for id in accepted { mask[Int(id) >> 6] |= 1 << UInt64(id & 63) }
-            return StateTokens(acceptedMask: mask, acceptedIDs: [], uncertainIDs: uncertain)
-        }
-        return StateTokens(acceptedMask: nil, acceptedIDs: accepted, uncertainIDs: uncertain)
     }
 }

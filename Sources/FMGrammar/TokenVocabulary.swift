@@ -1,8 +1,9 @@
 /// A tokenizer's vocabulary as the grammar sees it: the bytes each token id decodes to, the ids that
 /// end generation, and special ids that a constrained step never allows (control tokens).
 ///
-/// Ordinary tokens are also kept sorted by their bytes with the length of the prefix each shares
-/// with its predecessor, so a walk over the sorted list is a walk over a byte trie of the vocabulary.
+/// Ordinary tokens are also kept as a byte trie (`TokenTrie`), so a state's table is a walk that skips
+/// every token under a dead prefix, and as a string slice (`StringSlice`): the tokens any free string's
+/// body takes, so a body state walks only the few others.
 public final class TokenVocabulary: Sendable {
     /// Bytes per token id.
     public let tokens: [[UInt8]]
@@ -10,10 +11,10 @@ public final class TokenVocabulary: Sendable {
     public let endTokenIDs: [Int]
     /// Ids never produced under a constraint, except those also in `endTokenIDs`.
     public let specialTokenIDs: Set<Int>
-    /// Ordinary token ids (non-empty, not special) in byte order.
-    let sortedIDs: [Int32]
-    /// For each position in `sortedIDs`, the length of the prefix shared with the previous token.
-    let sharedPrefix: [Int32]
+    /// Ordinary token ids (non-empty, not special) as a byte trie.
+    let trie: TokenTrie
+    /// The tokens a free string's body always takes, and the trie of the others, per body state.
+    let stringSlices: StringSlices
     /// All token bytes, concatenated by id.
     let bytes: [UInt8]
     /// Start of each token's bytes in `bytes`, by id, plus one final end offset.
@@ -34,19 +35,8 @@ public final class TokenVocabulary: Sendable {
         self.specialTokenIDs = specialTokenIDs
         let excluded = specialTokenIDs.union(endTokenIDs)
         let ordinary = tokens.indices.filter { !tokens[$0].isEmpty && !excluded.contains($0) }
-        let sorted = ordinary.sorted { tokens[$0].lexicographicallyPrecedes(tokens[$1]) }
-        var shared: [Int32] = []
-        shared.reserveCapacity(sorted.count)
-        var previous: [UInt8] = []
-        for id in sorted {
-            let current = tokens[id]
-            var length = 0
-            while length < min(previous.count, current.count) && previous[length] == current[length] { length += 1 }
-            shared.append(Int32(length))
-            previous = current
-        }
-        self.sortedIDs = sorted.map { Int32($0) }
-        self.sharedPrefix = shared
+        self.trie = TokenTrie(ids: ordinary, tokens: tokens)
+        self.stringSlices = StringSlices(ordinary: ordinary, tokens: tokens, wordCount: (tokens.count + 63) / 64)
         var offsets: [Int] = [0]
         var bytes: [UInt8] = []
         for token in tokens {
