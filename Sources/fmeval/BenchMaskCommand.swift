@@ -4,8 +4,9 @@ import FMEmbedded
 import FMGrammar
 import Foundation
 
-/// `fmeval bench masks [--json] [--model FILE] [--documents N] [SCHEMA.json...]`: the cost of one
-/// grammar-constrained decoding step (filling the token mask) over the model's real vocabulary.
+/// `fmeval bench masks [--json] [--model FILE] [--documents N] [--suites PATH]... [--corpus DIR] [--export DIR]
+/// [SCHEMA.json...]`: the cost of one grammar-constrained decoding step (filling the token mask) over the
+/// model's real vocabulary.
 struct BenchMaskCommand: Command {
     static let path = ["bench", "masks"]
     static let summary = "Measure grammar-constrained decoding: µs per token-mask step for schemas and tool calls"
@@ -13,7 +14,20 @@ struct BenchMaskCommand: Command {
     static let model = Flag("--model", .value("FILE"),
                             help: "the GGUF whose vocabulary to use (default: the default model)")
     static let documents = Flag("--documents", .value("N"), help: "example documents replayed per grammar (default 8)")
-    static let usage = CommandUsage("bench masks", flags: FlagTable(json, model, documents), after: "[SCHEMA.json...]")
+    static let suites = Flag("--suites", .repeatable("PATH"), help: """
+        also every distinct `generating` schema and tool set of the suites under PATH
+        """)
+    static let corpus = Flag("--corpus", .value("DIR"), help: """
+        also every schema in DIR's JSON files ({schema, tests}, JSONSchemaBench's form)
+        that fmeval reads, replaying its valid instances
+        """)
+    static let export = Flag("--export", .value("DIR"), help: """
+        write DIR/vocabulary.json (token bytes, end and special ids) and DIR/workloads.json
+        (each grammar's JSON Schema, its documents as token ids, fmeval's step times) for
+        another engine to replay (.ci/bench-masks-vs-llguidance.sh)
+        """)
+    static let usage = CommandUsage("bench masks", flags: FlagTable(json, model, documents, suites, corpus, export),
+                                    after: "[SCHEMA.json...]")
     static let help = """
     \(usage.line)
 
@@ -21,148 +35,129 @@ struct BenchMaskCommand: Command {
     when that directory exists) and two example tool-call grammars, then replays N example documents
     per grammar (default 8) token by token over the model's vocabulary, timing every mask fill.
     "cold" steps include filling per-state token tables on first use; "warm" steps are a second
-    pass with tables filled (the steady state of a long eval run). Prints median and p99 µs per
-    step; --json prints {"grammars": [{name, states, compileMilliseconds, tableMilliseconds, steps,
-    coldMedianMicroseconds, coldP99Microseconds, medianMicroseconds, p99Microseconds}]}.
+    pass with tables filled (the steady state of a long eval run); "first mask" is the grammar's
+    compile time plus its first cold step. A corpus instance the grammar refuses (another property
+    order, say) is left out and counted. Prints median and p99 µs per step; --json prints {"grammars":
+    [{name, states, compileMilliseconds, tableMilliseconds, steps, documents, refusedDocuments,
+    firstMaskMicroseconds, coldMedianMicroseconds, coldP99Microseconds, medianMicroseconds,
+    p99Microseconds}], "corpusRefused": {REASON: COUNT}}.
 
     OPTIONS:
     \(usage.flags.list(column: 19))
 
-    EXIT CODES: 0 ok · 2 bad flag or schema file · 3 the default model could not be fetched.
+    EXIT CODES: 0 ok · 2 bad flag, schema file, suite or corpus · 3 the default model could not be fetched
+    or --export could not be written.
     """
-
-    /// One grammar to measure and the documents to replay through it.
-    private struct Workload {
-        var name: String
-        var grammar: Grammar
-        var documents: [String]
-        var compileSeconds: Double
-    }
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let parser = try Arguments(arguments, command: "bench masks", flags: usage.flags)
         let json = parser.flag(Self.json)
         let modelPath = parser.value(model)
         let documentCount = try parser.int(documents, minimum: 1) ?? 8
-        var schemaPaths = parser.positionals
-        if schemaPaths.isEmpty {
-            let directory = "reference/apple-fm-sdk"
-            let names = ["age", "cat", "hedgehog", "newsletter", "person", "petClub", "shelter"]
-            schemaPaths = names.map { "\(directory)/\($0).json" }.filter { FileManager.default.fileExists(atPath: $0) }
-        }
-        let tokenizer = try openTokenizer(try openModel(modelPath), userSupplied: modelPath != nil)
+        let schemaPaths = parser.positionals.isEmpty ? MaskWorkloads.referenceSchemaPaths : parser.positionals
+        let modelFile = try openModel(modelPath)
+        let tokenizer = try openTokenizer(modelFile, userSupplied: modelPath != nil)
         let vocabulary = TokenVocabulary(tokens: tokenizer.allTokenBytes, endTokenIDs: Array(tokenizer.stopIDs).sorted(),
                                          specialTokenIDs: tokenizer.specialTokenIDs)
-        var workloads: [Workload] = []
-        for path in schemaPaths {
-            let schema = try loadSchema(path)
-            var examples = ExampleDocuments(schema: schema, seed: 1)
-            let documents = (0..<documentCount).map { _ in examples.next().jsonString }
-            let (grammar, seconds) = try timed { try Grammar.json(schema: schema) }
-            workloads.append(Workload(name: FilePaths.lastComponent(of: path), grammar: grammar,
-                                      documents: documents, compileSeconds: seconds))
-        }
-        for (name, tools) in try exampleToolSets() {
-            var documents: [String] = []
-            for index in 0..<documentCount {
-                let tool = tools[index % tools.count]
-                var examples = ExampleDocuments(schema: tool.parameters, seed: UInt64(index))
-                let call = GeneratedContent(properties: [("name", GeneratedContent(tool.name)), ("arguments", examples.next())])
-                documents.append(call.jsonString)
-            }
-            let (grammar, seconds) = try timed { try Grammar.toolCall(tools: tools) }
-            workloads.append(Workload(name: name, grammar: grammar, documents: documents, compileSeconds: seconds))
+        var workloads = try MaskWorkloads.schemaFiles(schemaPaths, documents: documentCount)
+            + MaskWorkloads.exampleToolSets(documents: documentCount)
+        let suitePaths = parser.values(suites)
+        if !suitePaths.isEmpty { workloads += try MaskWorkloads.suites(suitePaths, documents: documentCount) }
+        var corpusRefused: [String: Int] = [:]
+        if let directory = parser.value(corpus) {
+            let found = try MaskWorkloads.corpus(directory)
+            workloads += found.workloads
+            corpusRefused = found.refused
         }
         var rows: [GeneratedContent] = []
+        var replays: [GeneratedContent] = []
         if !json { print("grammar                 states  compile ms  tables ms  steps  cold med/p99 µs  warm med/p99 µs") }
         for workload in workloads {
-            let row = try measure(workload, vocabulary: vocabulary, tokenizer: tokenizer)
+            let (row, replay) = try measure(workload, vocabulary: vocabulary, tokenizer: tokenizer)
             rows.append(row)
+            replays.append(replay)
             if !json { print(format(row)) }
         }
-        if json { printJSON(GeneratedContent(properties: [("grammars", GeneratedContent(rows))]).jsonString) }
+        let refused = GeneratedContent(properties: corpusRefused.keys.sorted().map { ($0, GeneratedContent(corpusRefused[$0]!)) })
+        if json {
+            printJSON(GeneratedContent(properties: [("grammars", GeneratedContent(rows)), ("corpusRefused", refused)])
+                .jsonString)
+        } else if !corpusRefused.isEmpty {
+            print("corpus schemas fmeval does not read: \(corpusRefused.values.reduce(0, +))")
+        }
+        if let directory = parser.value(export) {
+            try BenchMaskExport.write(to: directory, vocabulary: vocabulary, tokenizer: tokenizer, model: modelFile,
+                                      workloads: zip(workloads, replays).map { ($0.schemaJSON, $1) })
+        }
         return ExitStatus.ok
     }
 
-    /// Reads and checks one schema file.
-    private static func loadSchema(_ path: String) throws -> GenerationSchema {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw Fault.invalidInput("bench masks: cannot read schema file \(path); check the path")
-        }
-        do {
-            return try GenerationSchema(json: text)
-        } catch {
-            throw Fault.invalidInput("bench masks: \(path): \(error)")
-        }
-    }
-
-    /// The example tool sets: the travel assistant's city tool, and a three-tool assistant.
-    private static func exampleToolSets() throws -> [(String, [ToolDefinition])] {
-        let city = try GenerationSchema(json: """
-            {"type":"object","additionalProperties":false,"x-order":["city"],"required":["city"],
-             "properties":{"city":{"type":"string","enum":["London","New York","Paris"]}}}
-            """)
-        let convert = try GenerationSchema(json: """
-            {"type":"object","additionalProperties":false,"x-order":["amount","from","to"],"required":["amount","from","to"],
-             "properties":{"amount":{"type":"number","minimum":0,"maximum":1000000},
-              "from":{"type":"string","enum":["EUR","GBP","USD"]},"to":{"type":"string","enum":["EUR","GBP","USD"]}}}
-            """)
-        let flights = try GenerationSchema(json: """
-            {"type":"object","additionalProperties":false,"x-order":["origin","destination","passengers"],
-             "required":["origin","destination"],
-             "properties":{"origin":{"type":"string","pattern":"^[A-Z]{3}$"},"destination":{"type":"string","pattern":"^[A-Z]{3}$"},
-              "passengers":{"type":"integer","minimum":1,"maximum":9}}}
-            """)
-        let cityTool = ToolDefinition(name: "getCityInfo", description: "Get information about a city.", parameters: city)
-        return [
-            ("tool:getCityInfo", [cityTool]),
-            ("tools:3", [cityTool,
-                         ToolDefinition(name: "convertCurrency", description: "Convert money.", parameters: convert),
-                         ToolDefinition(name: "searchFlights", description: "Find flights.", parameters: flights)]),
-        ]
-    }
-
-    /// Runs `body` and returns its result and the seconds it took.
-    private static func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
-        let start = DispatchTime.now().uptimeNanoseconds
-        let value = try body()
-        return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-
-    /// Replays the workload's documents twice (cold, then warm) and summarizes the step times.
-    private static func measure(_ workload: Workload, vocabulary: TokenVocabulary, tokenizer: Tokenizer) throws -> GeneratedContent {
+    /// Replays the workload's documents twice (cold, then warm) and summarizes the step times; returns the
+    /// row and the replay (`name`, `documents` as token ids ending in an end token, `compileMicroseconds`,
+    /// `coldMicroseconds` per step) for export. A document the grammar refuses is left out (counted) when
+    /// the workload allows it (`refusable`); otherwise that is a grammar bug.
+    private static func measure(_ workload: MaskWorkload, vocabulary: TokenVocabulary,
+                                tokenizer: Tokenizer) throws -> (GeneratedContent, GeneratedContent) {
         let table = TokenTable(grammar: workload.grammar, vocabulary: vocabulary)
         let matcher = TokenMatcher(table: table)
         var mask = [UInt64](repeating: 0, count: vocabulary.maskWordCount)
         var cold: [Double] = [], warm: [Double] = []
-        let tokenized = workload.documents.map { tokenizer.tokenize($0) }
+        let end = vocabulary.endTokenIDs.first ?? 0
+        var accepted: [[Int]] = []
+        var refused = 0
+        let tokenized = workload.documents.map { tokenizer.tokenize($0) + [end] }
         for pass in 0..<2 {
-            for (document, tokens) in zip(workload.documents, tokenized) {
+            for tokens in pass == 0 ? tokenized : accepted {
                 matcher.reset()
-                for id in tokens + [vocabulary.endTokenIDs.first ?? 0] {
+                var times: [Double] = []
+                var ok = true
+                for id in tokens {
                     let start = DispatchTime.now().uptimeNanoseconds
                     mask.withUnsafeMutableBufferPointer { matcher.fillNextTokenMask($0.baseAddress!) }
-                    let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
-                    if pass == 0 { cold.append(micros) } else { warm.append(micros) }
+                    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
                     guard mask[id >> 6] & (1 << UInt64(id & 63)) != 0, matcher.accept(id) else {
-                        throw Fault.infrastructure("bench masks: \(workload.name): token \(id) of \(document) was masked "
-                                                   + "out; this is a grammar bug, please report it")
+                        guard workload.refusable else {
+                            let document = String(decoding: tokenizer.detokenize(tokens), as: UTF8.self)
+                            throw Fault.infrastructure("bench masks: \(workload.name): token \(id) of \(document) was "
+                                                       + "masked out; this is a grammar bug, please report it")
+                        }
+                        ok = false
+                        break
                     }
+                }
+                if pass == 0 {
+                    cold += times
+                    if ok { accepted.append(tokens) } else { refused += 1 }
+                } else {
+                    warm += times
                 }
             }
         }
-        let (_, tableSeconds) = timed { TokenTable(grammar: workload.grammar, vocabulary: vocabulary).precomputeAll() }
-        return GeneratedContent(properties: [
+        let (_, tableSeconds) = MaskWorkloads.timed {
+            TokenTable(grammar: workload.grammar, vocabulary: vocabulary).precomputeAll()
+        }
+        let firstMask = workload.compileSeconds * 1e6 + (cold.first ?? 0)
+        let row = GeneratedContent(properties: [
             ("name", GeneratedContent(workload.name)),
             ("states", GeneratedContent(workload.grammar.stateCount)),
             ("compileMilliseconds", GeneratedContent(rounded(workload.compileSeconds * 1000))),
             ("tableMilliseconds", GeneratedContent(rounded(tableSeconds * 1000))),
             ("steps", GeneratedContent(warm.count)),
+            ("documents", GeneratedContent(accepted.count)),
+            ("refusedDocuments", GeneratedContent(refused)),
+            ("firstMaskMicroseconds", GeneratedContent(rounded(firstMask))),
             ("coldMedianMicroseconds", GeneratedContent(rounded(percentile(cold, 0.5)))),
             ("coldP99Microseconds", GeneratedContent(rounded(percentile(cold, 0.99)))),
             ("medianMicroseconds", GeneratedContent(rounded(percentile(warm, 0.5)))),
             ("p99Microseconds", GeneratedContent(rounded(percentile(warm, 0.99)))),
         ])
+        let replay = GeneratedContent(properties: [
+            ("name", GeneratedContent(workload.name)),
+            ("documents", GeneratedContent(accepted.map { GeneratedContent($0.map { GeneratedContent($0) }) })),
+            ("compileMicroseconds", GeneratedContent(rounded(workload.compileSeconds * 1e6))),
+            ("coldMicroseconds", GeneratedContent(cold.map { GeneratedContent(rounded($0)) })),
+        ])
+        return (row, replay)
     }
 
     /// The `fraction` quantile of `values` (nearest rank).
