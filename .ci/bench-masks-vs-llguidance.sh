@@ -26,6 +26,7 @@ echo "bench-masks: load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores
   "$("$venv/bin/pip" show llguidance | sed -n 's/^Version: //p')" >&2
 "$fmeval" bench masks --suites suites --corpus benchmarks/masks/jsonschemabench --export "$work/export" --json \
   >"$work/fmeval.json"
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); n = sum(d["corpusRefused"].values())
-print(f"fmeval: {len(d[\"grammars\"])} grammars; corpus schemas fmeval does not read: {n}")' "$work/fmeval.json" >&2
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print("fmeval: %d grammars; corpus schemas fmeval does not read: %d" % (len(d["grammars"]),
+      sum(d["corpusRefused"].values())))' "$work/fmeval.json" >&2
 "$venv/bin/python" .ci/bench_masks_llguidance.py "$work/export"

@@ -135,13 +135,13 @@ struct RuleAutomaton {
         var position = 0
         while position < sets.count {
             let set = sets[position]
-            var targets = [[Int]](repeating: [], count: 256)
+            var ranges: [(low: Int, high: Int, target: Int)] = []
             var callTargets: [(rule: Int, targets: [Int])] = []
             for node in set {
                 for edge in nfa.edges[node] {
                     switch edge {
                     case .bytes(let low, let high, let target):
-                        for byte in Int(low)...Int(high) { targets[byte].append(target) }
+                        ranges.append((Int(low), Int(high), target))
                     case .call(let rule, let target):
                         if let slot = callTargets.firstIndex(where: { $0.rule == rule }) {
                             callTargets[slot].targets.append(target)
@@ -153,16 +153,27 @@ struct RuleAutomaton {
                     }
                 }
             }
+            // The bytes split into classes at every range's ends; each class has one target set, so it
+            // is interned once, not once per byte.
+            var cuts = Set<Int>()
+            for range in ranges {
+                cuts.insert(range.low)
+                cuts.insert(range.high + 1)
+            }
+            let bounds = cuts.sorted()
             var row = [Int32](repeating: -1, count: 256)
             var memo: [[Int]: Int] = [:]
-            for byte in 0..<256 where !targets[byte].isEmpty {
-                if let known = memo[targets[byte]] {
-                    row[byte] = Int32(known)
+            for (low, end) in zip(bounds, bounds.dropFirst()) {
+                let targets = ranges.filter { $0.low <= low && low <= $0.high }.map(\.target)
+                guard !targets.isEmpty else { continue }
+                let state: Int
+                if let known = memo[targets] {
+                    state = known
                 } else {
-                    let state = intern(closure(targets[byte]))
-                    memo[targets[byte]] = state
-                    row[byte] = Int32(state)
+                    state = intern(closure(targets))
+                    memo[targets] = state
                 }
+                for byte in low..<end { row[byte] = Int32(state) }
             }
             next.append(contentsOf: row)
             calls.append(callTargets.map { ($0.rule, intern(closure($0.targets))) })
