@@ -18,7 +18,7 @@ extension HistoryStore {
         let database = try open()
         return try guarded("read") {
             let rows = try database.query("""
-                SELECT c.case_key, r.duration_ms, runs.id FROM case_results r
+                SELECT c.case_key, r.duration_us / 1000.0, runs.id FROM case_results r
                 JOIN cases c ON c.id = r.case_ref JOIN runs ON runs.id = r.run
                 WHERE runs.shard IS NULL AND r.status != 'error'
                 ORDER BY c.case_key, runs.id DESC

@@ -5,13 +5,14 @@ import FMResults
 
 /// Retention (`fmeval history prune`) and a recorded run read back as a baseline.
 extension HistoryStore {
-    /// Deletes every run but the newest `keep`, then the cases no run holds any more; returns the runs deleted.
+    /// Deletes every run but the newest `keep`, then the cases and texts no run holds any more; returns the
+    /// runs deleted.
     public func prune(keep: Int) throws -> Int {
         try prune(where: "id NOT IN (SELECT id FROM runs ORDER BY id DESC LIMIT ?)", [.int(max(0, keep))])
     }
 
     /// Deletes the runs started before `date` (ISO 8601: `2026-11-01` or a full timestamp), then the
-    /// cases no run holds any more; returns the runs deleted.
+    /// cases and texts no run holds any more; returns the runs deleted.
     public func prune(before date: String) throws -> Int {
         try prune(where: "started_at < ?", [.text(date)])
     }
@@ -23,6 +24,11 @@ extension HistoryStore {
                 try database.run("DELETE FROM runs WHERE \(condition)", values)
                 let removed = database.changes
                 try database.run("DELETE FROM cases WHERE id NOT IN (SELECT DISTINCT case_ref FROM case_results)")
+                try database.run("""
+                    DELETE FROM texts WHERE id NOT IN (SELECT tags_ref FROM case_results UNION SELECT reason_ref FROM case_results
+                        UNION SELECT definition_ref FROM case_results WHERE definition_ref IS NOT NULL
+                        UNION SELECT metrics_ref FROM attempts)
+                    """)
                 return removed
             }
         }
@@ -49,9 +55,12 @@ extension HistoryStore {
         guard let info else { throw Fault.invalidInput("history \(location): run #\(run.number) is no longer recorded (pruned?)") }
         let cases = try guarded("read") {
             try database.query("""
-                SELECT c.case_key, c.suite, c.case_name, c.variant, cr.tags, cr.status, cr.gate_holds, cr.passes, cr.pass_rate,
-                       cr.reason, cr.duration_ms, cr.definition, cr.engine
-                FROM case_results cr JOIN cases c ON c.id = cr.case_ref WHERE cr.run = ? ORDER BY cr.id
+                SELECT c.case_key, c.suite, c.case_name, c.variant, tags.text, cr.status, cr.gate_holds, cr.passes,
+                       cr.pass_rate, reason.text, cr.duration_us / 1000.0, definition.text, cr.engine
+                FROM case_results cr JOIN cases c ON c.id = cr.case_ref
+                JOIN texts tags ON tags.id = cr.tags_ref JOIN texts reason ON reason.id = cr.reason_ref
+                LEFT JOIN texts definition ON definition.id = cr.definition_ref
+                WHERE cr.run = ? ORDER BY cr.case_ref
                 """, [.int(run.number)]) { row -> CaseResult in
                 let tags = (try? JSONDecoder().decode([String].self, from: Data((row.text(4) ?? "[]").utf8))) ?? []
                 var result = CaseResult(id: row.text(0) ?? "", suite: row.text(1) ?? "", caseID: row.text(2) ?? "", variant: row.text(3),

@@ -66,8 +66,8 @@ extension HistoryStore {
                 return nil
             }
             return try database.query("""
-                SELECT r.id, r.started_at, r.git_commit, cr.status, cr.fails_run, cr.pass_rate, cr.definition
-                FROM case_results cr JOIN runs r ON r.id = cr.run
+                SELECT r.id, r.started_at, r.git_commit, cr.status, cr.fails_run, cr.pass_rate, d.text
+                FROM case_results cr JOIN runs r ON r.id = cr.run LEFT JOIN texts d ON d.id = cr.definition_ref
                 WHERE cr.case_ref = ? ORDER BY r.id DESC LIMIT ?
                 """, [.int(caseRow), .int(last ?? -1)], read: Self.readPoint).reversed()
         }
@@ -85,9 +85,10 @@ extension HistoryStore {
         let database = try open()
         let rows: [(String, TrendPoint)] = try guarded("read") {
             try database.query("""
-                SELECT c.case_key, r.id, r.started_at, r.git_commit, cr.status, cr.fails_run, cr.pass_rate, cr.definition
+                SELECT c.case_key, r.id, r.started_at, r.git_commit, cr.status, cr.fails_run, cr.pass_rate, d.text
                 FROM (SELECT id, started_at, git_commit FROM runs ORDER BY id DESC LIMIT ?) r
                 JOIN case_results cr ON cr.run = r.id JOIN cases c ON c.id = cr.case_ref
+                LEFT JOIN texts d ON d.id = cr.definition_ref
                 ORDER BY r.id
                 """, [.int(last)]) { row in (row.text(0) ?? "", try Self.readPoint(row, offset: 1)) }
         }
@@ -116,27 +117,25 @@ extension HistoryStore {
     /// the same definition, most changes first (ties by case id); cases that never changed are left out.
     public func flakiest(last: Int) throws -> [FlakyCase] {
         let database = try open()
-        let rows: [(String, String?, CaseStatus)] = try guarded("read") {
-            try database.query("""
-                SELECT c.case_key, cr.definition, cr.status
-                FROM (SELECT id FROM runs ORDER BY id DESC LIMIT ?) r
-                JOIN case_results cr ON cr.run = r.id JOIN cases c ON c.id = cr.case_ref
-                ORDER BY c.case_key, r.id
-                """, [.int(last)]) { row in (row.text(0) ?? "", row.text(1), try Self.status(row.text(2))) }
+        let (runs, keys) = try guarded("read") {
+            (try Self.recentRuns(database, last: last), try Self.caseKeys(database))
+        }
+        var histories: [Int: [(definition: Int?, status: CaseStatus)]] = [:]
+        try guarded("read") {
+            try Self.forEachResult(database, from: runs.first?.id, columns: "case_ref, definition_ref, status") { row in
+                let definition = row.isNull(1) ? nil : row.int(1)
+                histories[row.int(0), default: []].append((definition, try Self.status(row.text(2))))
+            }
         }
         var flaky: [FlakyCase] = []
-        var index = rows.startIndex
-        while index < rows.endIndex {
-            let id = rows[index].0
-            var end = index
-            while end < rows.endIndex && rows[end].0 == id { end += 1 }
-            let group = rows[index..<end]
-            let changes = zip(group, group.dropFirst()).filter { $0.1 == $1.1 && $0.2 != $1.2 }.count
-            if changes > 0 {
-                flaky.append(FlakyCase(caseID: id, runs: group.count, changes: changes, statuses: group.map(\.2),
-                                       flipRate: Double(changes) / Double(group.count - 1)))
-            }
-            index = end
+        for (caseRef, history) in histories {
+            let changes = zip(history, history.dropFirst()).filter { before, after in
+                before.definition == after.definition && before.status != after.status
+            }.count
+            guard changes > 0 else { continue }
+            flaky.append(FlakyCase(caseID: keys[caseRef]?.key ?? "", runs: history.count, changes: changes,
+                                   statuses: history.map(\.status),
+                                   flipRate: Double(changes) / Double(history.count - 1)))
         }
         return flaky.sorted { ($0.changes, $1.caseID) > ($1.changes, $0.caseID) }
     }
@@ -145,23 +144,51 @@ extension HistoryStore {
     /// suites by name.
     public func suiteRates(last: Int) throws -> [SuitePassRate] {
         let database = try open()
-        let rows: [(String, SuiteRatePoint)] = try guarded("read") {
-            try database.query("""
-                SELECT c.suite || coalesce('@' || c.variant, ''), r.id, r.started_at, count(*), sum(cr.gate_holds)
-                FROM (SELECT id, started_at FROM runs ORDER BY id DESC LIMIT ?) r
-                JOIN case_results cr ON cr.run = r.id JOIN cases c ON c.id = cr.case_ref
-                GROUP BY 1, r.id ORDER BY 1, r.id
-                """, [.int(last)]) { row in
-                let cases = row.int(3), holding = row.int(4)
-                return (row.text(0) ?? "", SuiteRatePoint(run: row.int(1), startedAt: row.text(2) ?? "", cases: cases, holding: holding,
-                                                          rate: PassRate(passing: holding, cases: cases).rate))
+        let (runs, keys) = try guarded("read") {
+            (try Self.recentRuns(database, last: last), try Self.caseKeys(database))
+        }
+        let runIndex = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($0.element.id, $0.offset) })
+        let none = Array(repeating: (cases: 0, holding: 0), count: runs.count)
+        var counts: [String: [(cases: Int, holding: Int)]] = [:]
+        try guarded("read") {
+            try Self.forEachResult(database, from: runs.first?.id, columns: "run, case_ref, gate_holds") { row in
+                guard let index = runIndex[row.int(0)], let suite = keys[row.int(1)]?.suite else { return }
+                counts[suite, default: none][index].cases += 1
+                counts[suite, default: none][index].holding += row.int(2)
             }
         }
-        var suites: [SuitePassRate] = []
-        for (suite, point) in rows {
-            if suites.last?.suite == suite { suites[suites.count - 1].points.append(point) } else { suites.append(SuitePassRate(suite: suite, points: [point])) }
+        return counts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { suite in
+            let points = zip(runs, counts[suite] ?? []).filter { $0.1.cases > 0 }.map { run, count in
+                SuiteRatePoint(run: run.id, startedAt: run.startedAt, cases: count.cases, holding: count.holding,
+                               rate: PassRate(passing: count.holding, cases: count.cases).rate)
+            }
+            return SuitePassRate(suite: suite, points: points)
         }
-        return suites
+    }
+
+    /// The newest `last` runs' numbers and start times, oldest first.
+    private static func recentRuns(_ database: SQLiteDatabase, last: Int) throws -> [(id: Int, startedAt: String)] {
+        try database.query("SELECT id, started_at FROM runs ORDER BY id DESC LIMIT ?", [.int(last)]) {
+            (id: $0.int(0), startedAt: $0.text(1) ?? "")
+        }.reversed()
+    }
+
+    /// Every recorded case's stable id and suite key (`suite` or `suite@variant`), by row id.
+    private static func caseKeys(_ database: SQLiteDatabase) throws -> [Int: (key: String, suite: String)] {
+        let rows = try database.query("SELECT id, case_key, suite || coalesce('@' || variant, '') FROM cases") {
+            ($0.int(0), (key: $0.text(1) ?? "", suite: $0.text(2) ?? ""))
+        }
+        return Dictionary(uniqueKeysWithValues: rows)
+    }
+
+    /// Calls `body` with `columns` of each case result of the runs numbered `first` and later, in run
+    /// order (one range of the (run, case) index, no sort); nothing when `first` is nil.
+    private static func forEachResult(_ database: SQLiteDatabase, from first: Int?, columns: String,
+                                      _ body: (SQLiteStatement) throws -> Void) throws {
+        guard let first else { return }
+        let statement = try database.prepare("SELECT \(columns) FROM case_results WHERE run >= ? ORDER BY run")
+        try statement.bind([.int(first)])
+        while try statement.step() { try body(statement) }
     }
 
     static func readRun(_ row: SQLiteStatement) throws -> HistoryRun {

@@ -38,31 +38,37 @@ struct HistoryWriter {
             ])
         let runRow = database.lastInsertRowID
         let caseRows = try caseRowIDs(run.cases)
+        let texts = try HistoryTexts(database: database)
         let insertResult = try database.prepare("""
-            INSERT OR REPLACE INTO case_results (run, case_ref, status, gate_holds, fails_run, passes, pass_rate, tags,
-                                                definition, reason, duration_ms, diverged, engine, history_dependent)
+            INSERT OR REPLACE INTO case_results (run, case_ref, status, gate_holds, fails_run, passes, pass_rate,
+                                                tags_ref, definition_ref, reason_ref, duration_us, diverged, engine,
+                                                history_dependent)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let insertAttempt = try database.prepare("""
-            INSERT OR REPLACE INTO attempts (result, attempt, status, metrics, violations, input_tokens, output_tokens,
-                                             duration_ms, error, retries)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO attempts (run, case_ref, attempt, status, metrics_ref, violations, input_tokens,
+                                             output_tokens, duration_us, error, retries)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for result in run.cases {
             guard let caseRow = caseRows[result.id] else { continue }
+            let ownEngine = result.engine == info.fingerprint.engine ? nil : result.engine
             try insertResult.run([
                 .integer(runRow), .integer(caseRow), .text(result.status.rawValue), .bool(result.gateHolds),
-                .bool(result.failsRun), .int(result.passes), .real(result.passRate), .text(try json(result.tags)),
-                .optional(result.definition), .text(result.reason), .real(result.durationMs), .bool(result.diverged),
-                .optional(try result.engine.map { try json($0) }), .bool(result.historyDependent),
+                .bool(result.failsRun), .int(result.passes), .real(result.passRate),
+                try texts.id(try json(result.tags)), try texts.id(result.definition), try texts.id(result.reason),
+                Self.microseconds(result.durationMs),
+                .bool(result.diverged), .optional(try ownEngine.map { try json($0) }), .bool(result.historyDependent),
             ])
-            let resultRow = database.lastInsertRowID
             for attempt in result.attempts {
+                let violations = Self.violationCounts(attempt.violations)
                 try insertAttempt.run([
-                    .integer(resultRow), .int(attempt.index), .text(attempt.status.rawValue),
-                    .text(try json(attempt.metrics)), .text(try json(Self.violationCounts(attempt.violations))),
-                    .int(attempt.usage.inputTokens), .int(attempt.usage.outputTokens), .real(attempt.durationMs),
-                    .optional(attempt.error.map { "\($0.domain).\($0.caseName)" }), attempt.retries.map(SQLValue.int) ?? .null,
+                    .integer(runRow), .integer(caseRow), .int(attempt.index), .text(attempt.status.rawValue),
+                    try texts.id(try json(attempt.metrics)), .optional(violations.isEmpty ? nil : try json(violations)),
+                    .int(attempt.usage.inputTokens), .int(attempt.usage.outputTokens),
+                    Self.microseconds(attempt.durationMs),
+                    .optional(attempt.error.map { "\($0.domain).\($0.caseName)" }),
+                    attempt.retries.map(SQLValue.int) ?? .null,
                 ])
             }
         }
@@ -87,6 +93,12 @@ struct HistoryWriter {
         var counts: [String: Int] = [:]
         for violation in violations { counts[violation.keyword.rawValue, default: 0] += 1 }
         return counts
+    }
+
+    /// A duration in milliseconds as whole microseconds (the columns' unit: an integer takes 3 bytes where a
+    /// real takes 8).
+    static func microseconds(_ milliseconds: Double) -> SQLValue {
+        .integer(Int64((milliseconds * 1000).rounded()))
     }
 
     /// Compact JSON with sorted keys.

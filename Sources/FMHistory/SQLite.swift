@@ -189,6 +189,9 @@ final class SQLiteStatement {
         return String(cString: bytes)
     }
 
+    /// True when column `index` is NULL.
+    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+
     /// Column `index` as a double, nil for NULL.
     func optionalDouble(_ index: Int32) -> Double? {
         sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : sqlite3_column_double(statement, index)

@@ -2,10 +2,11 @@
 // CASES cases (one attempt each, two metrics, ~3 % failing, a few cases flipping) into a fresh history
 // file, then times the queries over them. Usage: fmeval-bench-history [CASES] [RUNS] (default 10000 100).
 // Prints: seconds to record one run (first, median, last), the trend query of one case over every run,
-// the flakiest query and the per-suite pass rate over the last 30 runs, and the file's size.
-// Measured 2026-12-01 on the shared 2-core build machine (load average 13–17), 10,000 × 100: record one run
-// 0.65 s first / 0.68 s median / 1.1 s last; trend over 100 runs 1.2 ms; flaky (30 runs) 1.15 s; suites
-// (30 runs) 0.71 s; 244 MB. docs/history.md has the table.
+// the flakiest query and the per-suite pass rate over the last 30 runs, and the file's size (after the
+// first run and per further run). KEEP=1 keeps the file for inspection.
+// Measured 2026-12-06 on the 2-core build machine (load average 1.9–2.8), 10,000 × 30, schema 5: record one run
+// 0.20–0.30 s median; flaky 0.10–0.18 s; suites 0.07–0.12 s; 0.82 MB per run after the first. docs/history.md
+// has the table beside schema 4.
 import Foundation
 import FMCore
 import FMEvaluate
@@ -18,7 +19,7 @@ let caseCount = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000
 let runCount = arguments.count > 2 ? Int(arguments[2]) ?? 100 : 100
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-bench-history-\(ProcessInfo.processInfo.processIdentifier)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
+defer { if ProcessInfo.processInfo.environment["KEEP"] == nil { try? FileManager.default.removeItem(at: folder) } }
 let file = folder.appendingPathComponent("history.sqlite").path
 
 /// Run `run` of the synthetic suite: case `i` fails when `(i + run) % 37 == 0` or, for every 500th case, on odd runs.
@@ -26,12 +27,14 @@ func syntheticRun(_ run: Int) -> RunResult {
     let engine = EngineIdentity(name: EngineRegistry.scriptEngine, model: "bench")
     let cases = (0..<caseCount).map { index -> CaseResult in
         let fails = (index + run) % 37 == 0 || (index % 500 == 0 && run % 2 == 1)
+        let duration = Double((index * 37 + run * 11) % 900) + 0.001 * Double((index * 7919 + run) % 1000)
         let attempt = AttemptResult(index: 0, status: fails ? .failed : .passed, text: "positive", transcript: Transcript(),
                                     usage: Usage(inputTokens: 40, outputTokens: 2),
                                     metrics: [Metric(name: "equals", value: fails ? .failing : .passing), Metric(name: "latency", value: .scoring(12.5))],
-                                    durationMs: 3)
+                                    durationMs: duration)
         return CaseResult(id: "suite-\(index % 10)/case-\(index)", suite: "suite-\(index % 10)", caseID: "case-\(index)",
-                          tags: ["bench"], engine: engine, attempts: [attempt], durationMs: 3, definition: "def-\(index)")
+                          tags: ["bench"], engine: engine, attempts: [attempt], durationMs: duration,
+                          definition: String(repeating: String(format: "%016x", index), count: 4))
     }
     let fingerprint = Fingerprint(fmevalVersion: FMEvalVersion.current, engine: engine, os: "Linux", cpu: "bench", cpuCount: 1,
                                   architecture: "x86_64")
@@ -45,9 +48,13 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     return Date().timeIntervalSince(start)
 }
 
+func fileSize() -> Int { (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0 }
+
+var firstSize = 0
 let git = GitInfo(commit: String(repeating: "a", count: 40), branch: "main")
 var recordTimes: [Double] = []
 for run in 0..<runCount {
+    if run == 1 { firstSize = fileSize() }
     let result = syntheticRun(run)
     let store = HistoryStore(path: file, git: git)
     recordTimes.append(try seconds { try store.save(result) })
@@ -60,7 +67,7 @@ var flaky: [FlakyCase] = []
 let flakyTime = try seconds { flaky = try store.flakiest(last: 30) }
 var suites: [SuitePassRate] = []
 let suitesTime = try seconds { suites = try store.suiteRates(last: 30) }
-let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+let size = fileSize()
 let sorted = recordTimes.sorted()
 print("history benchmark: \(runCount) runs × \(caseCount) cases (one attempt each) into \(file)")
 print(String(format: "record one run: first %.3f s, median %.3f s, last %.3f s (%.0f cases/s at the median)",
@@ -68,4 +75,5 @@ print(String(format: "record one run: first %.3f s, median %.3f s, last %.3f s (
 print(String(format: "trend of one case over %d runs: %.4f s, another case %.4f s", trend?.points.count ?? 0, trendTime, trendAgain))
 print(String(format: "flakiest over the last 30 runs: %.3f s (%d cases changed status)", flakyTime, flaky.count))
 print(String(format: "pass rate per suite over the last 30 runs: %.3f s (%d suites)", suitesTime, suites.count))
-print(String(format: "file size: %.1f MB", Double(size) / 1_000_000))
+print(String(format: "file size: %.1f MB (%.2f MB after the first run, then %.2f MB per run)", Double(size) / 1_000_000,
+             Double(firstSize) / 1_000_000, Double(size - firstSize) / Double(max(1, runCount - 1)) / 1_000_000))

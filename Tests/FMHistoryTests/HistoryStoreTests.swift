@@ -56,12 +56,14 @@ import FMResults
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = HistoryStore(path: path)
         try store.save(syntheticRun(day: 2, [SyntheticCase(suite: "s", caseID: "c", passes: true, flaky: true)]))
-        let rows = try store.open().query("SELECT attempt, status, metrics, violations, input_tokens, output_tokens, duration_ms FROM attempts ORDER BY attempt") {
-            [String($0.int(0)), $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3) ?? "", String($0.int(4)), String($0.int(5)), String($0.double(6))]
-        }
+        let rows = try store.open().query("""
+            SELECT a.attempt, a.status, t.text, coalesce(a.violations, 'NULL'), a.input_tokens, a.output_tokens,
+                   a.duration_us
+            FROM attempts a JOIN texts t ON t.id = a.metrics_ref ORDER BY a.attempt
+            """) { row in (0..<7).map { column in row.text(Int32(column)) ?? "" } }
         #expect(rows.count == 2)
-        #expect(rows[1][1] == "failed" && rows[1][2].contains("\"name\":\"equals\"") && rows[1][3] == "{}")
-        #expect(rows[0][4] == "10" && rows[0][5] == "1" && rows[0][6] == "2.0")
+        #expect(rows[1][1] == "failed" && rows[1][2].contains("\"name\":\"equals\"") && rows[1][3] == "NULL")
+        #expect(rows[0][4] == "10" && rows[0][5] == "1" && rows[0][6] == "2000")
         func violation(_ keyword: Violation.Keyword) -> Violation {
             Violation(path: "/a", keyword: keyword, expected: .init(kind: .null), actual: .init(kind: .null), message: "x")
         }
@@ -80,16 +82,52 @@ import FMResults
                               errored, known_issues, skipped, gates_failed, attempts)
             VALUES ('old-run', '2026-10-01T00:00:00Z', '2026-10-01T00:00:00Z', 'scripted', '{}', '[]', '[]', 1, 1, 0, 0, 0, 0, 0, 0, 1);
             INSERT INTO cases (case_key, suite, case_name) VALUES ('s/c', 's', 'c');
-            INSERT INTO case_results (run, case_ref, status, gate_holds, fails_run, passes, pass_rate, tags, reason, duration_ms)
-            VALUES (1, 1, 'passed', 1, 0, 1, 1.0, '[]', 'ok', 1.0);
+            INSERT INTO case_results (run, case_ref, status, gate_holds, fails_run, passes, pass_rate, tags, definition,
+                                      reason, duration_ms)
+            VALUES (1, 1, 'passed', 1, 0, 1, 1.0, '["smoke"]', 'def-0', 'ok', 1.25);
+            INSERT INTO attempts (result, attempt, status, metrics, violations, input_tokens, output_tokens,
+                                  duration_ms)
+            VALUES (1, 0, 'passed', '[{"name":"equals"}]', '{}', 12, 3, 1.2),
+                   (1, 1, 'failed', '[]', '{"type":1}', 12, 4, 0.5);
             """)
         let store = HistoryStore(path: path)
         try store.save(syntheticRun(day: 2, [SyntheticCase(suite: "s", caseID: "c", passes: false)]))
         #expect(try store.version(store.open()) == HistorySchema.currentVersion)
         #expect(try store.trend(caseID: "s/c").points.map(\.status) == [.passed, .failed])
+        #expect(try store.trend(caseID: "s/c").points.map(\.definition) == ["def-0", "def-1"])
         #expect(try store.trend(caseID: "s/c").isRegression)
-        let columns = try store.open().query("SELECT name FROM pragma_table_info('attempts')") { $0.text(0) ?? "" }
-        #expect(columns.contains("retries"))
+        let migrated = try store.open().query("""
+            SELECT tags.text, reason.text, cr.duration_us FROM case_results cr
+            JOIN texts tags ON tags.id = cr.tags_ref JOIN texts reason ON reason.id = cr.reason_ref WHERE cr.run = 1
+            """) { row in (0..<3).map { column in row.text(Int32(column)) ?? "" }.joined(separator: " ") }
+        #expect(migrated == ["[\"smoke\"] ok 1250"])
+        let attempts = try store.open().query("""
+            SELECT a.attempt, t.text, coalesce(a.violations, 'NULL'), a.output_tokens, a.duration_us,
+                   coalesce(a.retries, 'NULL')
+            FROM attempts a JOIN texts t ON t.id = a.metrics_ref WHERE a.run = 1 ORDER BY a.attempt
+            """) { row in (0..<6).map { column in row.text(Int32(column)) ?? "" }.joined(separator: " ") }
+        #expect(attempts == ["0 [{\"name\":\"equals\"}] NULL 3 1200 NULL", "1 [] {\"type\":1} 4 500 NULL"])
+    }
+
+    /// Texts a run repeats (tags, reasons, definitions, metrics) are stored once across runs, and a
+    /// prune drops the ones no remaining run refers to.
+    @Test func repeatedTextsAreStoredOnceAndPrunedWithTheirRuns() throws {
+        let (folder, path) = try temporaryHistory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = HistoryStore(path: path)
+        let cases = (0..<20).map { SyntheticCase(suite: "s", caseID: "c\($0)", passes: $0 % 2 == 0) }
+        let gone = SyntheticCase(suite: "s", caseID: "gone", passes: true, definition: "def-gone")
+        try store.save(syntheticRun(day: 1, [gone]))
+        let count = { try store.open().query("SELECT count(*) FROM texts") { $0.int(0) }.first ?? -1 }
+        let afterOne = try count()
+        for day in 2...4 { try store.save(syntheticRun(day: day, cases)) }
+        let afterFour = try count()
+        for day in 5...7 { try store.save(syntheticRun(day: day, cases)) }
+        #expect(try count() == afterFour, "the same texts again add nothing")
+        #expect(try store.prune(keep: 6) == 1)
+        #expect(try count() == afterFour - 1, "only def-gone belonged to the pruned run alone")
+        #expect(afterOne == 4 && afterFour == 7)
+        #expect(try store.trends(last: 10)["s/c3"]?.points.map(\.status) == Array(repeating: .failed, count: 6))
     }
 
     @Test func aNewerVersionIsRefusedWithAClearError() throws {
