@@ -11,7 +11,7 @@ public struct JSONNodeReader {
     /// Parses one JSON value that sits on line `lineOffset + 1` of `file` (for JSONL lines).
     public static func parse(_ text: String, file: String, lineOffset: Int) throws -> YAMLNode {
         var parser = YAMLParser(text: text, file: file)
-        parser.lineStarts = Array(repeating: Int.min, count: lineOffset) + parser.lineStarts
+        parser.firstLine = lineOffset + 1
         var reader = JSONNodeReader(parser: parser)
         reader.skipSpace()
         guard !reader.parser.atEnd else {

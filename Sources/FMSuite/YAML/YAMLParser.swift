@@ -23,6 +23,8 @@ public struct YAMLParser {
     var flowIndent = 0
     /// Index of the first byte of each line.
     var lineStarts: [Int] = [0]
+    /// The file line the text's first line is (a JSONL line parsed on its own is not line 1).
+    var firstLine = 1
     /// For text with non-ASCII bytes: the number of Unicode scalars that start before each byte index
     /// (so a column is one subtraction, and locating every node of a long line stays linear); nil for
     /// ASCII text, where columns are byte offsets.
@@ -79,7 +81,7 @@ public struct YAMLParser {
 
     /// The located position of byte `index`.
     func location(_ index: Int) -> SourceLocation {
-        SourceLocation(file: file, line: lineIndex(of: index) + 1, column: column(of: index) + 1)
+        SourceLocation(file: file, line: lineIndex(of: index) + firstLine, column: column(of: index) + 1)
     }
 
     /// An error at byte `index`.
