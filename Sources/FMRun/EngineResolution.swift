@@ -83,9 +83,13 @@ public enum EngineResolution {
     public static func problems(for cases: [ExpandedCase], request: RunRequest?) -> [String] {
         var seen: Set<String> = []
         var lines: [String] = []
+        // Cases share a handful of configurations; checking one may read the environment, so each is checked once.
+        var checked: [EngineConfiguration: [EngineOptionProblem]] = [:]
         for item in cases where !PinnedEngines.isUnregistered(item) {
             let resolved = resolve(item, request: request)
-            for problem in EngineRegistry.problems(resolved.configuration) {
+            let problems = checked[resolved.configuration] ?? EngineRegistry.problems(resolved.configuration)
+            checked[resolved.configuration] = problems
+            for problem in problems {
                 let origin = problem.option.flatMap { resolved.optionOrigins[$0] } ?? resolved.nameOrigin
                 let line = origin.hasPrefix("-") ? "\(origin): \(problem.message)" : "\(origin): error: \(problem.message)"
                 if seen.insert(line).inserted { lines.append(line) }

@@ -33,6 +33,9 @@ public struct RunSettings: Codable, Hashable, Sendable {
         self.maxToolCalls = maxToolCalls
     }
 
+    /// The most earlier cases `contamination` may name.
+    public static let maximumContamination = 16
+
     /// The `options:` keys that are run settings rather than GenerationOptions (`RunSettingTable`).
     public static var keys: [String] { RunSettingTable.keys }
 }
@@ -163,8 +166,9 @@ extension RunSetting {
 
 /// Every run setting, in the order of the docs table and the schema.
 enum RunSettingTable {
-    /// The settings (computed: the entries hold key paths and closures).
-    static var all: [RunSetting] {
+    /// The settings, built once: every case's options are layered through them. The entries hold key paths
+    /// and closures, which are not `Sendable`, but the table is never changed after it is built.
+    nonisolated(unsafe) static let all: [RunSetting] = {
         [
             .valued("contextSize", """
                 Context window in tokens, shared by prompt and response: a prompt that does not fit is \
@@ -214,15 +218,15 @@ enum RunSettingTable {
                 suite's end for the first cases), and score only its own turns: a verdict that differs from the \
                 fresh session's is flagged history-dependent and fails the run (docs/suite-format.md, "Session \
                 contamination").
-                """, schema: #""type": "integer", "minimum": 0, "maximum": 16"#,
+                """, schema: #""type": "integer", "minimum": 0, "maximum": \#(RunSettings.maximumContamination)"#,
                 patch: \.contamination, settings: \.contamination) {
-                    $0.int($1, $2, minimum: 0, maximum: 16)
+                    $0.int($1, $2, minimum: 0, maximum: RunSettings.maximumContamination)
                 },
         ]
-    }
+    }()
 
     /// Every key, in order.
-    static var keys: [String] { all.map(\.name) }
+    static let keys: [String] = all.map(\.name)
 
     /// The value of `loopGuards`: `off` or the guards to keep.
     private static let loopGuardsSchema = #"""
