@@ -52,28 +52,34 @@ struct ValidateCommand: Command {
         let profile = try SettingOverrideFlags.profile(args, command: "validate")
         var paths = args.positionals
         if paths.isEmpty { paths = try SuiteDiscovery.defaultPaths(command: "validate") }
-        let result = SuiteLoader.load(paths: paths, overrides: profile?.patch ?? OptionsPatch())
-        let cases = result.expandedCases
-        let diagnostics = result.diagnostics + RunPipeline.foldersWithoutSuites(paths) + RecordedCases.problems(of: cases)
+        var checks = StreamedChecks()
+        let output = json ? try ExpandedCasesFile() : nil
+        // Cases stream past in batches, so a dataset of any size is checked in flat memory.
+        let result = SuiteLoader.stream(paths: paths, overrides: profile?.patch ?? OptionsPatch()) { file, batch in
+            checks.add(batch, of: file)
+            output?.append(batch)
+        }
+        let accepted = Set(result.suites.map(\.file))
+        let diagnostics = result.diagnostics + RunPipeline.foldersWithoutSuites(paths) + checks.recorded(in: accepted)
         for diagnostic in diagnostics { printError(diagnostic.description) }
         for warning in result.warnings { printError(warning.warningDescription) }
-        let engineProblems = EngineResolution.problems(for: cases, request: nil)
+        let engineProblems = checks.engineLines(in: accepted)
         for line in engineProblems { printError(line) }
         var errors = diagnostics.count + engineProblems.count
-        if errors == 0 && cases.isEmpty {
-            printError("fmeval: error: the suites in \(paths.joined(separator: " ")) define no cases; add 'cases:' or a 'dataset:' ('fmeval run' would have nothing to run)")
+        let count = result.streamedCaseCount
+        if errors == 0 && count == 0 {
+            printError("fmeval: error: the suites in \(paths.joined(separator: " ")) define no cases; add 'cases:' or a "
+                + "'dataset:' ('fmeval run' would have nothing to run)")
             errors = 1
         }
-        let onDevices = cases.filter { $0.settings.device != nil }
-        if errors == 0 && !onDevices.isEmpty {
-            errors += try preflight(onDevices, paths: paths)
+        if errors == 0 && !checks.onDevices.isEmpty {
+            errors += try preflight(checks.onDevices, paths: paths)
         }
-        let summary = "\(result.files.count) suite\(result.files.count == 1 ? "" : "s"), \(cases.count) case\(cases.count == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s")"
-        if json && errors == 0 {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(cases)
-            print(String(decoding: data, as: UTF8.self))
+        let files = result.files.count
+        let summary = "\(files) suite\(files == 1 ? "" : "s"), \(count) case\(count == 1 ? "" : "s"), "
+            + "\(errors) error\(errors == 1 ? "" : "s")"
+        if let output, errors == 0 {
+            try output.copyToStandardOutput()
             printError(summary)
         } else if json {
             printError(summary)

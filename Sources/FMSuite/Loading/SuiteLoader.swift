@@ -17,6 +17,9 @@ public struct SuiteLoadResult: Sendable {
     /// Creates an empty result.
     public init() {}
 
+    /// The cases × variants of the suites without errors: set by `SuiteLoader.stream`, whose suites keep no cases.
+    public var streamedCaseCount = 0
+
     /// All cases × variants of the loaded suites, with defaults applied.
     public var expandedCases: [ExpandedCase] { suites.flatMap { $0.expanded() } }
 }
@@ -45,6 +48,40 @@ public enum SuiteLoader {
         return result
     }
 
+    /// Loads like `load(paths:overrides:registry:)` but hands each suite's cases × variants to `body` (with the
+    /// suite's file) a batch at a time, in file order, as they are read, and keeps none: memory stays flat
+    /// however big a dataset is.
+    /// Batches of a suite with errors are handed on too (so each can be checked further), but only suites
+    /// without errors count (cases, id collisions); the suites returned hold no cases.
+    public static func stream(paths: [String], overrides: OptionsPatch = OptionsPatch(),
+                              registry: ExpectationRegistry = .builtIn,
+                              body: @escaping (_ file: String, _ batch: [ExpandedCase]) -> Void) -> SuiteLoadResult {
+        var result = SuiteLoadResult()
+        let (files, missing) = suiteFiles(in: paths)
+        result.diagnostics = missing
+        var collisions = CaseIDCollisions()
+        for file in files {
+            result.files.append(file)
+            var count = 0
+            let sink = { (_: Suite, batch: [ExpandedCase]) in
+                count += batch.count
+                collisions.add(batch)
+                body(file, batch)
+            }
+            let (suite, diagnostics, warnings) = read(file: file, overrides: overrides, registry: registry, sink: sink)
+            result.diagnostics += diagnostics
+            result.warnings += warnings
+            let loaded = suite != nil && diagnostics.isEmpty
+            if let suite, loaded {
+                result.suites.append(suite)
+                result.streamedCaseCount += count
+            }
+            collisions.endFile(keep: loaded)
+        }
+        result.diagnostics += collisions.found
+        return result
+    }
+
     /// Loads one suite file; the suite is returned even with problems, so callers can show what loaded.
     public static func load(file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
         let (suite, diagnostics, _) = read(file: file)
@@ -62,6 +99,12 @@ public enum SuiteLoader {
     public static func read(text: String, file: String, overrides: OptionsPatch = OptionsPatch(),
                             registry: ExpectationRegistry = .builtIn)
         -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
+        read(text: text, file: file, overrides: overrides, registry: registry, sink: nil)
+    }
+
+    private static func read(text: String, file: String, overrides: OptionsPatch, registry: ExpectationRegistry,
+                             sink: ((Suite, [ExpandedCase]) -> Void)?)
+        -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
         let root: YAMLNode
         do {
             root = file.lowercased().hasSuffix(".json") ? try JSONNodeReader.parse(text, file: file) : try YAMLParser.parse(text, file: file)
@@ -72,12 +115,13 @@ public enum SuiteLoader {
         }
         let reader = SuiteReader(file: file, registry: registry)
         reader.overrides = overrides
+        reader.caseSink = sink
         let suite = reader.suite(root, file: file)
         return (suite, ordered(reader.reportedDiagnostics), ordered(reader.warnings))
     }
 
     private static func read(file: String, overrides: OptionsPatch = OptionsPatch(),
-                             registry: ExpectationRegistry = .builtIn)
+                             registry: ExpectationRegistry = .builtIn, sink: ((Suite, [ExpandedCase]) -> Void)? = nil)
         -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
         if let problem = RegularFile.problem(file) {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the suite file \(problem)")], [])
@@ -88,7 +132,7 @@ public enum SuiteLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the file is not UTF-8 text")], [])
         }
-        return read(text: text, file: file, overrides: overrides, registry: registry)
+        return read(text: text, file: file, overrides: overrides, registry: registry, sink: sink)
     }
 
     /// Suite files under `paths`, sorted within each directory; missing paths become diagnostics.

@@ -28,7 +28,7 @@ extension SuiteReader {
     /// the device would refuse gets one warning, since the suite runs here but would not on a device.
     func reportDeviceRefusals(_ suite: Suite) {
         guard !deviceRefusals.isEmpty else { return }
-        let onDevice = suite.expanded().contains { $0.settings.guideEnforcement == .device }
+        let onDevice = runsOnDevice
         let why = overrides.guideEnforcement == .device
             ? (overrides.device.map { "--device \($0)" } ?? "--guide-enforcement device")
             : "this suite runs cases under guideEnforcement: device"

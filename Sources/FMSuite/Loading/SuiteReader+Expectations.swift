@@ -21,7 +21,30 @@ extension SuiteReader {
         return entries.compactMap { expectation($0) }
     }
 
+    /// An expectation written as `kind: scalar` (`equals: positive`), the shape a dataset repeats on every line.
+    struct ScalarExpectation: Hashable {
+        let keyword: String
+        let text: String
+        let plain: Bool
+    }
+
+    /// `expectation(_:)` for a scalar payload read before, when reading it had no effect but its value (no
+    /// problem, warning or reference to check later): read once, reused on every line that writes it.
     func expectation(_ entry: YAMLNode.Entry) -> Expectation? {
+        guard let scalar = entry.value.scalar else { return readExpectation(entry) }
+        let key = ScalarExpectation(keyword: entry.name, text: scalar.text, plain: scalar.style == .plain)
+        if let known = scalarExpectations[key] { return known }
+        let effects = (diagnostics.count, warnings.count, toolReferences.count, argumentReferences.count,
+                       unreadable.count, deviceRefusals.count)
+        let read = readExpectation(entry)
+        if let read, effects == (diagnostics.count, warnings.count, toolReferences.count, argumentReferences.count,
+                                 unreadable.count, deviceRefusals.count) {
+            scalarExpectations[key] = read
+        }
+        return read
+    }
+
+    private func readExpectation(_ entry: YAMLNode.Entry) -> Expectation? {
         guard let payload = expandedPayload(entry) else { return nil }
         let wrapped = YAMLNode(.mapping([YAMLNode.Entry(key: entry.key, value: payload)]), at: entry.key.location)
         guard let expectation = decode(Expectation.self, wrapped) else { return nil }

@@ -105,11 +105,11 @@ extension SuiteReader {
     }
 
     /// `defaults.reproduce.paraphrases` reword a single prompt: a multi-turn case cannot take them.
-    func checkDefaultParaphrases(_ suite: Suite, root: YAMLNode) {
-        guard let reproduce = suite.defaults.reproduce, !reproduce.paraphrases.isEmpty else { return }
-        for item in suite.cases where item.turns != nil && item.reproduce == nil && item.repeatCount == nil {
-            diagnostics.append(Diagnostic(item.location, "case '\(item.id)' has 'turns', but defaults.reproduce gives paraphrases, which reword a single 'prompt'; give the case its own reproduce (or repeat)"))
-        }
+    func checkDefaultParaphrases(_ item: SuiteCase, suite: Suite) {
+        guard let reproduce = suite.defaults.reproduce, !reproduce.paraphrases.isEmpty,
+              item.turns != nil && item.reproduce == nil && item.repeatCount == nil else { return }
+        diagnostics.append(Diagnostic(item.location, "case '\(item.id)' has 'turns', but defaults.reproduce gives "
+            + "paraphrases, which reword a single 'prompt'; give the case its own reproduce (or repeat)"))
     }
 
     /// `source:`, `reproducedWith:` and `summary:`: the bug report a suite reproduces. A suite under

@@ -44,25 +44,34 @@ extension SuiteReader {
         if let transcriptsNode = keys["transcripts"] {
             suite.engine = EngineSpec(name: RecordedTranscript.engineName, location: transcriptsNode.location)
             suite.cases = recordedCases(transcriptsNode, keys: keys)
-            crossCheck(suite, root: root)
+            let recorded = suite.cases.compactMap(\.recorded)
+            finishCases(&suite, root: root)
+            crossCheck(suite, root: root, recorded: recorded)
             checkReproducedWith(suite, keys: keys)
             return suite
         }
         let repeatDefault = suite.defaults.reproduce?.trials ?? suite.defaults.repeatCount ?? 1
         if let casesNode = keys["cases"] {
-            if let items = casesNode.sequence { suite.cases = items.compactMap { suiteCase($0, repeatDefault: repeatDefault) } }
-            else { report(casesNode, "cases must be a list of cases, not \(casesNode.kindName)") }
+            if let items = casesNode.sequence {
+                for node in items {
+                    if let item = suiteCase(node, repeatDefault: repeatDefault) { take(item, into: &suite, root: root) }
+                }
+            } else {
+                report(casesNode, "cases must be a list of cases, not \(casesNode.kindName)")
+            }
         }
         if let datasetNode = keys["dataset"] {
             let paths = stringList(datasetNode, "dataset") ?? []
-            for path in paths { suite.cases += dataset(path, at: datasetNode, repeatDefault: repeatDefault) }
+            for path in paths {
+                dataset(path, at: datasetNode, repeatDefault: repeatDefault, into: &suite, root: root)
+            }
         }
-        if keys["cases"] == nil && keys["dataset"] == nil { report(root, "a suite needs 'cases' or a 'dataset' (or 'transcripts', recorded sessions to score)") }
-        crossCheck(suite, root: root)
+        if keys["cases"] == nil && keys["dataset"] == nil {
+            report(root, "a suite needs 'cases' or a 'dataset' (or 'transcripts', recorded sessions to score)")
+        }
+        finishCases(&suite, root: root)
+        crossCheck(suite, root: root, recorded: [])
         checkReproducedWith(suite, keys: keys)
-        checkDefaultParaphrases(suite, root: root)
-        greedyTemperatureWarnings(suite, root: root)
-        reportDeviceRefusals(suite)
         return suite
     }
 
@@ -196,145 +205,56 @@ extension SuiteReader {
         return diagnostics.count == before || id != nil ? item : nil
     }
 
-    /// Cases from a JSONL file: one JSON object per line; a bad line is reported and the others kept.
-    func dataset(_ path: String, at node: YAMLNode, repeatDefault: Int) -> [SuiteCase] {
-        guard let (url, text) = readFile(path, at: node, what: "dataset") else { return [] }
+    /// Cases from a JSONL file, one JSON object per line, each taken into `suite` as it is read; a bad line is
+    /// reported and the others kept.
+    func dataset(_ path: String, at node: YAMLNode, repeatDefault: Int, into suite: inout Suite, root: YAMLNode) {
+        guard let url = readableFile(path, at: node, what: "dataset") else { return }
         guard FilePaths.pathExtension(of: url.path).lowercased() == "jsonl" else {
             report(node, "dataset '\(path)' must be a .jsonl file (one JSON case per line)")
-            return []
+            return
         }
         let shown = displayPath(url)
-        var cases: [SuiteCase] = []
-        // "\r\n" is one Character in Swift, so CRLF lines are split on either ending.
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        for (index, line) in lines.enumerated() {
-            if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
-            do {
-                let caseNode = try JSONNodeReader.parse(String(line), file: shown, lineOffset: index)
-                if let item = suiteCase(caseNode, repeatDefault: repeatDefault) { cases.append(item) }
-            } catch let diagnostic as Diagnostic {
-                diagnostics.append(diagnostic)
-            } catch {
-                diagnostics.append(Diagnostic(SourceLocation(file: shown, line: index + 1, column: 1), "\(error)"))
+        do {
+            try LineReader.forEachLine(of: url) { number, line in
+                if line.utf8.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
+                    return
+                }
+                do {
+                    let caseNode = try JSONNodeReader.parse(line, file: shown, lineOffset: number - 1)
+                    if let item = suiteCase(caseNode, repeatDefault: repeatDefault) { take(item, into: &suite, root: root) }
+                } catch let diagnostic as Diagnostic {
+                    diagnostics.append(diagnostic)
+                } catch {
+                    diagnostics.append(Diagnostic(SourceLocation(file: shown, line: number, column: 1), "\(error)"))
+                }
             }
+        } catch LineReader.Problem.notUTF8(let line) {
+            diagnostics.append(Diagnostic(SourceLocation(file: shown, line: line, column: 1),
+                                          "dataset line \(line) is not UTF-8 text; save the file as UTF-8"))
+        } catch {
+            report(node, "dataset file '\(path)' cannot be read: \(error)")
         }
-        return cases
     }
 
-    /// Checks across the suite: unique case ids, referenced tools and variants, templates, scripts.
-    func crossCheck(_ suite: Suite, root: YAMLNode) {
-        var seen: [String: SourceLocation] = [:]
-        for item in suite.cases where !item.id.isEmpty {
-            if let first = seen[item.id] {
-                diagnostics.append(Diagnostic(item.location, "duplicate case id '\(item.id)' (first at \(first)); case ids must be unique in a suite"))
-            } else {
-                seen[item.id] = item.location
-            }
-        }
+    /// Checks across the suite, made once its cases are checked: tool names defined once, the tools that
+    /// `toolCalls` expectations name, the arguments their matchers check, and the schemas the device refuses.
+    func crossCheck(_ suite: Suite, root: YAMLNode, recorded: [RecordedTranscript]) {
         var toolNames: [String: Int] = [:]
-        for node in root["tools"]?.sequence ?? [] {
-            if case .string(let name)? = node["name"]?.scalar?.value { toolNames[name, default: 0] += 1 }
-        }
+        for name in Self.toolNames(root) { toolNames[name, default: 0] += 1 }
         for (name, count) in toolNames where count > 1 {
             report(root["tools"] ?? root, "tool '\(name)' is defined \(count) times; tool names must be unique")
         }
-        let recorded = suite.cases.compactMap(\.recorded)
         for name in recorded.flatMap(\.toolNames) { toolNames[name] = 1 }
         // An invalid transcript (scored as an error with --keep-going) may define tools no other one does.
-        for reference in toolReferences where toolNames[reference.name] == nil && !recorded.contains(where: { $0.problem != nil }) {
-            let hint = Suggestion.closest(to: reference.name, in: Array(toolNames.keys)).map { "did you mean '\($0)'? " } ?? ""
-            let fix = recorded.isEmpty ? "the suite does not define; \(hint)add it under 'tools:'" : "no transcript of the suite defines; \(hint)check the name"
+        for reference in toolReferences
+        where toolNames[reference.name] == nil && !recorded.contains(where: { $0.problem != nil }) {
+            let hint = Suggestion.closest(to: reference.name, in: Array(toolNames.keys))
+                .map { "did you mean '\($0)'? " } ?? ""
+            let fix = recorded.isEmpty ? "the suite does not define; \(hint)add it under 'tools:'"
+                : "no transcript of the suite defines; \(hint)check the name"
             report(reference.node, "toolCalls names tool '\(reference.name)', which \(fix)")
         }
         checkArgumentReferences(suite.tools)
-        checkDeviceProfiles(suite)
-        checkContamination(suite)
-        let variantNames = suite.variants.map(\.name)
-        for item in suite.cases {
-            for name in item.variants ?? [] where !variantNames.contains(name) {
-                let hint = Suggestion.closest(to: name, in: variantNames).map { "did you mean '\($0)'? " } ?? ""
-                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' names variant '\(name)', which the suite does not define; \(hint)defined: \(variantNames.isEmpty ? "none" : variantNames.joined(separator: ", "))"))
-            }
-            for variant in suite.variants {
-                guard let template = variant.promptTemplate else { continue }
-                let known = Set(item.vars.keys).union(["prompt", "id"])
-                for placeholder in Suite.placeholders(in: template) where !known.contains(placeholder) {
-                    diagnostics.append(Diagnostic(item.location, "variant '\(variant.name)' prompt uses {{\(placeholder)}}, but case '\(item.id)' has no vars.\(placeholder)"))
-                }
-            }
-            let unreadSchema = [item.generatingNode, root["generating"]].contains { $0.map(isUnreadable) ?? false }
-            if item.recorded?.problem == nil, !unreadSchema,
-               (item.generating ?? item.recorded?.lastPrompt?.responseFormat?.schema ?? suite.generating) == nil,
-               (suite.defaults.expect + item.expect).contains(where: \.needsRequestedSchema) {
-                let cause = item.recorded == nil ? "it generates free text; add 'generating:' or" : "its transcript's last prompt has no responseFormat;"
-                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' checks constraints against the requested schema, but \(cause) give the constraints a 'schema'"))
-            }
-            checkEngineData(item, suite: suite, toolNames: Set(toolNames.keys))
-            checkKnownIssueVariants(item, suite: suite)
-        }
-    }
-
-    /// A case's engine data in its case (its engine's check), and the data each engine it runs on needs.
-    func checkEngineData(_ item: SuiteCase, suite: Suite, toolNames: Set<String>) {
-        let facts = EngineCaseFacts(caseID: item.id, turnCount: item.turns?.count ?? 1, toolNames: toolNames)
-        for key in item.engineData.keys {
-            guard let kind = EngineRegistry.caseDataEngine(forKey: key)?.caseData, let value = item.engineData[key] else { continue }
-            let location = item.engineDataNodes[key]?.location ?? item.location
-            diagnostics += kind.check(value, facts).map { Diagnostic(location, $0) }
-        }
-        let engines = suite.variants.isEmpty ? [suite.engine.name] : suite.variants.map { ($0.engine ?? suite.engine).name }
-        for name in Set(engines).sorted() {
-            guard let kind = EngineRegistry.descriptor(named: name)?.caseData, item.engineDataNodes[kind.key] == nil else { continue }
-            diagnostics.append(Diagnostic(item.location, "case '\(item.id)' runs on the \(name) engine but has no "
-                + "'\(kind.key):' (\(kind.summary))"))
-        }
-    }
-
-    /// A case's `knownIssue.variants` must name variants the suite defines and the case runs under.
-    func checkKnownIssueVariants(_ item: SuiteCase, suite: Suite) {
-        guard let names = item.knownIssueVariants else { return }
-        let location = item.knownIssueNode?["variants"]?.location ?? item.location
-        let defined = suite.variants.map(\.name)
-        for name in names where !defined.contains(name) {
-            let hint = Suggestion.closest(to: name, in: defined).map { "did you mean '\($0)'? " } ?? ""
-            diagnostics.append(Diagnostic(location, "case '\(item.id)' knownIssue names variant '\(name)', which the suite does not define; \(hint)defined: \(defined.isEmpty ? "none" : defined.joined(separator: ", "))"))
-        }
-        if let only = item.variants {
-            for name in names where defined.contains(name) && !only.contains(name) {
-                diagnostics.append(Diagnostic(location, "case '\(item.id)' knownIssue names variant '\(name)', but the case only runs under \(only.joined(separator: ", "))"))
-            }
-        }
-    }
-
-    /// A `contamination` case needs other cases to answer first, a model to answer them (not a case's own
-    /// engine data, such as the scripted engine's script) and no images (they belong to its first prompt).
-    func checkContamination(_ suite: Suite) {
-        for item in suite.expanded() where (item.settings.contamination ?? 0) > 0 && item.recorded == nil {
-            let count = item.settings.contamination ?? 0
-            var problems: [String] = []
-            if item.priorPrompts.isEmpty {
-                problems.append("is the only case of its suite\(item.variant.map { " under variant \($0)" } ?? ""), so "
-                    + "contamination: \(count) has no earlier case to answer first; add cases or drop the option")
-            }
-            if !item.engineData.isEmpty {
-                problems.append("carries \(item.engineData.keys.joined(separator: ", ")) for its engine, which plays "
-                    + "only the case's own turns; contamination needs a model that answers the earlier cases' prompts")
-            }
-            if !item.attachments.isEmpty {
-                problems.append("attaches images to its first prompt, which a reused session cannot keep first; "
-                    + "drop contamination or the images")
-            }
-            for problem in problems { diagnostics.append(Diagnostic(item.location, "case '\(item.id)' \(problem)")) }
-        }
-    }
-
-    /// Each case (under each variant) asks only for what its device profile has, if it names one.
-    func checkDeviceProfiles(_ suite: Suite) {
-        for item in suite.expanded() where item.recorded == nil {
-            guard let profile = item.settings.device.flatMap(DeviceProfile.named) else { continue }
-            for problem in profile.problems(of: item) {
-                diagnostics.append(Diagnostic(item.location, "case '\(item.id)' \(problem)"))
-            }
-        }
+        reportDeviceRefusals(suite)
     }
 }

@@ -3,29 +3,39 @@ import FMCore
 extension SuiteReader {
     /// Warnings for settings that load but have no effect: a `temperature` under greedy sampling
     /// (every case × variant is judged with its layered options; each offending key is reported once).
-    func greedyTemperatureWarnings(_ suite: Suite, root: YAMLNode) {
-        let caseNodes = Dictionary((root["cases"]?.sequence ?? []).map { ($0.location, $0) }, uniquingKeysWith: { first, _ in first })
-        let variantNodes = Dictionary((root["variants"]?.sequence ?? []).map { ($0.location, $0) }, uniquingKeysWith: { first, _ in first })
-        var reported = Set<SourceLocation>()
-        for item in suite.cases {
-            let variants: [Variant?] = suite.variants.isEmpty ? [nil]
-                : suite.variants.filter { item.variants?.contains($0.name) ?? true }
-            for variant in variants {
-                let merged = suite.options.overridden(by: variant?.options ?? OptionsPatch()).overridden(by: item.options)
-                guard let temperature = merged.generation.temperature, merged.resolvedOptions.sampling == .greedy else { continue }
-                let source: SourceLocation
-                if item.options.generation.temperature != nil {
-                    source = caseNodes[item.location]?["options"]?["temperature"]?.location ?? item.location
-                } else if let variant, variant.options.generation.temperature != nil {
-                    source = variantNodes[variant.location]?["options"]?["temperature"]?.location ?? variant.location
-                } else {
-                    source = root["options"]?["temperature"]?.location ?? root.location
-                }
-                guard reported.insert(source).inserted else { continue }
-                warnings.append(Diagnostic(source,
-                    "temperature \(GeneratedContent(temperature).jsonString) has no effect under greedy sampling "
-                    + "(the default); set sampling to {randomTopK: K} or {randomProbabilityThreshold: P} to sample, or remove temperature"))
+    func greedyTemperatureWarnings(_ item: SuiteCase, suite: Suite, root: YAMLNode) {
+        guard item.options.generation.temperature != nil || suite.options.generation.temperature != nil
+                || suite.variants.contains(where: { $0.options.generation.temperature != nil }) else { return }
+        let variants: [Variant?] = suite.variants.isEmpty ? [nil]
+            : suite.variants.filter { item.variants?.contains($0.name) ?? true }
+        for variant in variants {
+            let merged = suite.options.overridden(by: variant?.options ?? OptionsPatch()).overridden(by: item.options)
+            guard let temperature = merged.generation.temperature, merged.resolvedOptions.sampling == .greedy else {
+                continue
             }
+            let source: SourceLocation
+            if item.options.generation.temperature != nil {
+                source = caseNode(at: item.location, root: root)?["options"]?["temperature"]?.location ?? item.location
+            } else if let variant, variant.options.generation.temperature != nil {
+                let node = root["variants"]?.sequence?.first { $0.location == variant.location }
+                source = node?["options"]?["temperature"]?.location ?? variant.location
+            } else {
+                source = root["options"]?["temperature"]?.location ?? root.location
+            }
+            guard temperatureWarnings.insert(source).inserted else { continue }
+            warnings.append(Diagnostic(source,
+                "temperature \(GeneratedContent(temperature).jsonString) has no effect under greedy sampling "
+                + "(the default); set sampling to {randomTopK: K} or {randomProbabilityThreshold: P} to sample, "
+                + "or remove temperature"))
         }
+    }
+
+    /// The node of the case written under `cases:` at `location` (nil for a dataset's case).
+    private func caseNode(at location: SourceLocation, root: YAMLNode) -> YAMLNode? {
+        if caseNodes == nil {
+            caseNodes = Dictionary((root["cases"]?.sequence ?? []).map { ($0.location, $0) },
+                                   uniquingKeysWith: { first, _ in first })
+        }
+        return caseNodes?[location]
     }
 }

@@ -21,6 +21,22 @@ final class SuiteReader {
     /// What the device's schema decoder would refuse in each schema written in the suite, by schema
     /// (`SuiteReader+DeviceSchemas.swift`): errors when the suite runs a case under `device`, else warnings.
     var deviceRefusals: [DeviceRefusal] = []
+    /// The suite's case ids so far, each with where it is first written (checked a batch at a time).
+    var caseIDs: [String: SourceLocation] = [:]
+    /// Whether a case checked so far runs under `guideEnforcement: device` (`reportDeviceRefusals`).
+    var runsOnDevice = false
+    /// Where a temperature without effect was warned about, so each place is warned about once.
+    var temperatureWarnings = Set<SourceLocation>()
+    /// The nodes under `cases:` by location, built when a warning needs one.
+    var caseNodes: [SourceLocation: YAMLNode]?
+    /// Where the cases go as they are read: nil keeps them in the suite; a sink takes them in batches
+    /// (`SuiteLoader.stream`), so a big dataset is never whole in memory.
+    var caseSink: ((Suite, [ExpandedCase]) -> Void)?
+    /// Expectations written as `kind: scalar` already read without side effects (`expectation(_:)`).
+    var scalarExpectations: [ScalarExpectation: Expectation] = [:]
+    /// The cases between being read and being handed to `caseSink`.
+    var flow = CaseFlow()
+
     /// What the command line lays over every case (`--device`, `--guide-enforcement`): `Suite.overrides`.
     var overrides = OptionsPatch()
 

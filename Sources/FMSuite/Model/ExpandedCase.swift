@@ -138,37 +138,48 @@ public struct ExpandedCase: Encodable, Sendable {
 extension Suite {
     /// Every case × variant with defaults, templates and overrides applied, in file order.
     public func expanded() -> [ExpandedCase] {
-        let runs: [Variant?] = variants.isEmpty ? [nil] : variants.map { $0 }
-        var result: [ExpandedCase] = []
-        for item in cases {
-            for variant in runs {
-                if let only = item.variants, let variant, !only.contains(variant.name) { continue }
-                result.append(expand(item, variant: variant))
-            }
-        }
-        return Self.withPriorPrompts(result)
+        var result = expanded(cases)
+        var window = PriorPromptWindow()
+        let pending = window.take(&result)
+        window.complete(&result, pending)
+        return result
     }
 
-    /// `cases` with each `contamination: N` case given the first prompts of the N live cases before it
-    /// under its variant, counting on from the end for the first ones (never itself).
-    static func withPriorPrompts(_ cases: [ExpandedCase]) -> [ExpandedCase] {
-        var result = cases
-        for (index, item) in cases.enumerated() {
-            guard let count = item.settings.contamination, count > 0, item.recorded == nil else { continue }
-            let others = cases.filter { $0.variant == item.variant && $0.recorded == nil }
-            guard let position = others.firstIndex(where: { $0.id == item.id }) else { continue }
-            let before = (1..<others.count).map { others[(position - $0 + others.count) % others.count] }
-            result[index].priorPrompts = before.prefix(count).reversed().compactMap { other in
-                (other.prompt(ofAttempt: 0) ?? other.turns?.first).map { PriorPrompt(caseID: other.id, prompt: $0) }
+    /// `cases` × variants with defaults, templates and overrides applied, without prior prompts
+    /// (`PriorPromptWindow` gives those).
+    func expanded(_ cases: [SuiteCase]) -> [ExpandedCase] {
+        let runs: [Variant?] = variants.isEmpty ? [nil] : variants.map { $0 }
+        var result: [ExpandedCase] = []
+        result.reserveCapacity(cases.count * runs.count)
+        // Most cases set no options of their own: their variant's layers are resolved once for all of them.
+        let layers = runs.map { Layer(suite: self, variant: $0) }
+        for item in cases {
+            for (variant, layer) in zip(runs, layers) {
+                if let only = item.variants, let variant, !only.contains(variant.name) { continue }
+                result.append(expand(item, variant: variant, layer: layer))
             }
         }
         return result
     }
 
-    func expand(_ item: SuiteCase, variant: Variant?) -> ExpandedCase {
-        var patch = options
-        if let variant { patch = patch.overridden(by: variant.options) }
-        patch = patch.overridden(by: item.options).overridden(by: overrides)
+    /// The suite's options under one variant, and those resolved with the command line's overrides.
+    private struct Layer {
+        let options: OptionsPatch
+        let resolved: OptionsPatch
+        let generation: GenerationOptions
+        let settings: RunSettings
+
+        init(suite: Suite, variant: Variant?) {
+            options = variant.map { suite.options.overridden(by: $0.options) } ?? suite.options
+            resolved = options.overridden(by: suite.overrides)
+            generation = resolved.resolvedOptions
+            settings = resolved.resolvedSettings
+        }
+    }
+
+    private func expand(_ item: SuiteCase, variant: Variant?, layer: Layer) -> ExpandedCase {
+        let own = item.options == OptionsPatch() ? nil
+            : layer.options.overridden(by: item.options).overridden(by: overrides)
         let template = variant?.promptTemplate
         let apply = { (text: String) in template.map { Suite.fill($0, prompt: text, case: item) } ?? text }
         var tags = defaults.tags
@@ -178,7 +189,7 @@ extension Suite {
             instructions: item.instructions ?? variant?.instructions ?? instructions,
             prompt: item.prompt.map(apply), turns: item.turns?.map(apply),
             generating: item.generating ?? generating, tools: tools,
-            options: patch.resolvedOptions, settings: patch.resolvedSettings,
+            options: own?.resolvedOptions ?? layer.generation, settings: own?.resolvedSettings ?? layer.settings,
             repeatCount: item.repeatCount ?? defaults.repeatCount ?? 1, gate: item.gate ?? defaults.gate,
             expectations: defaults.expect + item.expect,
             engineSpec: engine.overridden(by: variant?.engine), model: variant?.model ?? model,

@@ -1,0 +1,63 @@
+/// Gathers, in file order, what `contamination: N` cases take: the first prompts of the N live (not recorded)
+/// cases before each under its variant, counting on from the suite's end for the first ones (never itself).
+///
+/// It keeps each variant's first and last `RunSettings.maximumContamination` prompts, so cases can be handed
+/// on a batch at a time: a case that counts on from the end is pending until the suite's end is known.
+struct PriorPromptWindow {
+    /// A contamination case whose prompts come partly from its variant's end, by index in the cases given.
+    struct Pending {
+        let index: Int
+        let position: Int
+    }
+
+    private struct Lane {
+        var head: [PriorPrompt?] = []
+        var tail: [PriorPrompt?] = []
+        var count = 0
+
+        /// The entry of the live case at `position`, which must be among the first or last ones kept.
+        func entry(_ position: Int) -> PriorPrompt? {
+            position < head.count ? head[position] : tail[position - (count - tail.count)]
+        }
+    }
+
+    private static let span = RunSettings.maximumContamination
+    private var lanes: [String?: Lane] = [:]
+
+    /// Fills the prior prompts of `cases[start...]` (the next cases in file order) that need only cases before
+    /// them; returns those that also need the suite's end, for `complete` once every case has been taken.
+    mutating func take(_ cases: inout [ExpandedCase], from start: Int = 0) -> [Pending] {
+        var pending: [Pending] = []
+        for index in start..<cases.count where cases[index].recorded == nil {
+            let item = cases[index]
+            var lane = lanes[item.variant] ?? Lane()
+            let position = lane.count
+            if let count = item.settings.contamination, count > 0 {
+                if position >= count {
+                    cases[index].priorPrompts = lane.tail.suffix(count).compactMap { $0 }
+                } else {
+                    pending.append(Pending(index: index, position: position))
+                }
+            }
+            let own = (item.prompt(ofAttempt: 0) ?? item.turns?.first).map { PriorPrompt(caseID: item.id, prompt: $0) }
+            if lane.head.count < Self.span { lane.head.append(own) }
+            lane.tail.append(own)
+            if lane.tail.count > Self.span { lane.tail.removeFirst() }
+            lane.count += 1
+            lanes[item.variant] = lane
+        }
+        return pending
+    }
+
+    /// Fills the prior prompts of `pending` cases now that every case of the suite has been taken.
+    func complete(_ cases: inout [ExpandedCase], _ pending: [Pending]) {
+        for wait in pending {
+            let item = cases[wait.index]
+            guard let lane = lanes[item.variant], let count = item.settings.contamination else { continue }
+            let before = (1..<max(lane.count, 1)).prefix(count).map {
+                lane.entry((wait.position - $0 + lane.count) % lane.count)
+            }
+            cases[wait.index].priorPrompts = before.reversed().compactMap { $0 }
+        }
+    }
+}
