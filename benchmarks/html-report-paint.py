@@ -154,4 +154,5 @@ def main():
               f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
 
 
-main()
+if __name__ == "__main__":
+    main()
