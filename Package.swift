@@ -56,6 +56,8 @@ let package = Package(
         .executableTarget(name: "fmeval-bench-harness", dependencies: ["FMRun", "FMResults", "FMEngines"]),
         // Run-history benchmark: recording a 10,000-case run, the trend query over 100 runs (see Sources/fmeval-bench-history).
         .executableTarget(name: "fmeval-bench-history", dependencies: ["FMHistory", "FMResults", "FMEvaluate", "FMCore", "FMEngines"]),
+        // HTML report benchmark input: a 10,000-case run and its report (see benchmarks/html-report-paint.sh).
+        .executableTarget(name: "fmeval-bench-html", dependencies: ["FMReport", "FMResults", "FMEvaluate", "FMCore"]),
 
         .testTarget(name: "FMCoreTests", dependencies: ["FMCore", "TestSupport"]),
         .testTarget(name: "FMGrammarTests", dependencies: ["FMGrammar", "FMCore"]),

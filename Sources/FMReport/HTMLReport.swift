@@ -16,10 +16,21 @@ extension ReportFormat {
 /// Every piece of model output and suite text passes through `HTMLEscaping`, so a response holding
 /// `<script>` shows as text.
 public enum HTMLReport {
+    /// Most cases a report writes entirely as static markup; a larger one leaves the cases that hold the run
+    /// to its script (`HTMLLazyChunks`), so its summary and failures paint and the page loads first.
+    static let staticCaseLimit = 500
+
     /// The page for `run`, with a baseline diff, A/B comparisons and the run history's trends when given.
     public static func render(_ run: RunResult, baseline: BaselineComparison? = nil,
                               comparisons: [ABComparison] = [], history: HistoryContext? = nil,
                               title: String = "fmeval report") -> String {
+        render(run, baseline: baseline, comparisons: comparisons, history: history, title: title,
+               staticCaseLimit: staticCaseLimit)
+    }
+
+    /// `render` with the case count above which the cases that hold the run are rendered lazily.
+    static func render(_ run: RunResult, baseline: BaselineComparison?, comparisons: [ABComparison],
+                       history: HistoryContext?, title: String, staticCaseLimit: Int) -> String {
         var page = HTMLBuffer(capacity: 4096 + run.cases.count * 3072)
         page.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         page.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
@@ -39,12 +50,33 @@ public enum HTMLReport {
         var changes: [String: BaselineChange] = [:]
         for entry in baseline?.entries ?? [] { changes[entry.id] = entry.change }
         writeFilters(into: &page)
-        for group in groups { writeSuiteTable(group, anchors: anchors, changes: changes, trends: history?.cases ?? [:], into: &page) }
+        var lazy = run.cases.count > staticCaseLimit ? HTMLLazyChunks() : nil
+        if lazy != nil {
+            let holding = run.cases.filter(\.holdsRun).count
+            page.raw("<noscript><p class=\"muted\">")
+            page.text("The \(holding) cases that hold the run (their rows and details) are drawn by this page's script; "
+                      + "the summary, what failed and the failing cases' details read without it.")
+            page.raw("</p></noscript>\n")
+        }
+        for group in groups {
+            writeSuiteTable(group, anchors: anchors, changes: changes, trends: history?.cases ?? [:], lazy: &lazy,
+                            into: &page)
+        }
         page.raw("<h2 id=\"cases\">Cases</h2>\n")
         let cache = HTMLTranscript.Cache()
         for (index, result) in HTMLCaseOrder.sorted(run.cases) {
-            HTMLCaseDetails.write(result, anchor: "case-\(index)", change: changes[result.id], cache: cache, into: &page)
+            let anchor = "case-\(index)", change = changes[result.id]
+            if lazy != nil && result.holdsRun {
+                lazy?.write(placeholder: "div", anchor: anchor, into: &page) {
+                    HTMLCaseDetails.write(result, anchor: anchor, change: change, cache: cache, into: &$0)
+                }
+            } else {
+                lazy?.end()
+                HTMLCaseDetails.write(result, anchor: anchor, change: change, cache: cache, into: &page)
+            }
         }
+        lazy?.end()
+        lazy?.writeData(into: &page)
         page.raw("<script>\(HTMLStyle.script)</script>\n</body></html>\n")
         return page.html
     }
@@ -129,8 +161,10 @@ public enum HTMLReport {
         page.raw("</select><button id=\"expand-all\" type=\"button\">Expand all</button> <button id=\"collapse-all\" type=\"button\">Collapse all</button> <span id=\"filter-count\" class=\"muted\"></span></div>\n")
     }
 
-    private static func writeSuiteTable(_ group: SuiteGroup, anchors: [String: String], changes: [String: BaselineChange],
-                                        trends: [String: [HistoryContext.Mark]], into page: inout HTMLBuffer) {
+    /// One suite's table; with `lazy`, the rows of cases that hold the run go to its chunks.
+    private static func writeSuiteTable(_ group: SuiteGroup, anchors: [String: String],
+                                        changes: [String: BaselineChange], trends: [String: [HistoryContext.Mark]],
+                                        lazy: inout HTMLLazyChunks?, into page: inout HTMLBuffer) {
         page.open("h2")
         page.text("Suite \(group.suite)")
         if let variant = group.variant { page.raw(" <span class=\"muted\">variant "); page.text(variant); page.raw("</span>") }
@@ -138,25 +172,17 @@ public enum HTMLReport {
         let showChange = group.cases.contains { changes[$0.id] != nil }
         let showTrend = group.cases.contains { trends[$0.id] != nil }
         page.raw("<table class=\"cases stack\"><thead><tr><th>case</th><th>status</th>\(showTrend ? "<th>history</th>" : "")\(showChange ? "<th>baseline</th>" : "")<th class=\"num\">passes</th><th class=\"num\">pass rate (95% CI)</th><th>gate</th><th class=\"num\">time</th><th>why</th></tr></thead><tbody>\n")
+        let columns = RowColumns(anchors: anchors, changes: changes, trends: trends, showChange: showChange,
+                                 showTrend: showTrend)
         for (_, result) in HTMLCaseOrder.sorted(group.cases) {
-            page.open("tr", [("data-case", result.id), ("data-status", result.status.rawValue)])
-            page.raw("<td class=\"mono\"><a href=\"#\(anchors[result.id] ?? "cases")\">")
-            page.text(result.caseID)
-            page.raw("</a></td><td><span class=\"badge \(result.status.rawValue)\">\(result.status.rawValue)</span></td>")
-            if showTrend { page.raw("<td>\(trends[result.id].map(HTMLHistory.strip) ?? "")</td>") }
-            if showChange {
-                let change = changes[result.id]
-                page.raw("<td>\(change.map { "<span class=\"badge \($0.rawValue)\">\($0.rawValue)</span>" } ?? "")</td>")
+            if lazy != nil && result.holdsRun {
+                lazy?.write(placeholder: "tr", into: &page) { writeRow(result, columns, into: &$0) }
+            } else {
+                lazy?.end()
+                writeRow(result, columns, into: &page)
             }
-            page.raw("<td class=\"num\">\(result.passes)/\(result.attempts.count)</td>")
-            page.raw("<td class=\"num\">\(SVGChart.percent(result.passRate)) (\(SVGChart.percent(result.interval.lower))–\(SVGChart.percent(result.interval.upper)))</td><td class=\"gate\">")
-            page.text(CaseSummaryText.gateText(result.gate) ?? "all attempts")
-            page.raw(result.gateHolds ? " ✓" : " ✗")
-            page.raw("</td><td class=\"num\">\(Fixed.format(result.durationMs / 1000, 2)) s</td><td>")
-            if !result.holdsRun { page.text(CaseSummaryText.headline(result)) }
-            if result.status == .knownIssue { HTMLKnownIssue.write(result, into: &page) }
-            page.raw("</td></tr>\n")
         }
+        lazy?.end()
         for skipped in group.skipped {
             page.open("tr", [("data-case", skipped.id), ("data-status", "skipped")])
             page.raw("<td class=\"mono\">")
@@ -166,5 +192,35 @@ public enum HTMLReport {
             page.raw("</td></tr>\n")
         }
         page.raw("</tbody></table>\n")
+    }
+
+    /// What every row of one suite table shows besides the case: links, baseline changes, history strips.
+    private struct RowColumns {
+        var anchors: [String: String]
+        var changes: [String: BaselineChange]
+        var trends: [String: [HistoryContext.Mark]]
+        var showChange: Bool
+        var showTrend: Bool
+    }
+
+    /// One case's row of a suite table.
+    private static func writeRow(_ result: CaseResult, _ columns: RowColumns, into page: inout HTMLBuffer) {
+        page.open("tr", [("data-case", result.id), ("data-status", result.status.rawValue)])
+        page.raw("<td class=\"mono\"><a href=\"#\(columns.anchors[result.id] ?? "cases")\">")
+        page.text(result.caseID)
+        page.raw("</a></td><td><span class=\"badge \(result.status.rawValue)\">\(result.status.rawValue)</span></td>")
+        if columns.showTrend { page.raw("<td>\(columns.trends[result.id].map(HTMLHistory.strip) ?? "")</td>") }
+        if columns.showChange {
+            let change = columns.changes[result.id]
+            page.raw("<td>\(change.map { "<span class=\"badge \($0.rawValue)\">\($0.rawValue)</span>" } ?? "")</td>")
+        }
+        page.raw("<td class=\"num\">\(result.passes)/\(result.attempts.count)</td>")
+        page.raw("<td class=\"num\">\(SVGChart.percent(result.passRate)) (\(SVGChart.percent(result.interval.lower))–\(SVGChart.percent(result.interval.upper)))</td><td class=\"gate\">")
+        page.text(CaseSummaryText.gateText(result.gate) ?? "all attempts")
+        page.raw(result.gateHolds ? " ✓" : " ✗")
+        page.raw("</td><td class=\"num\">\(Fixed.format(result.durationMs / 1000, 2)) s</td><td>")
+        if !result.holdsRun { page.text(CaseSummaryText.headline(result)) }
+        if result.status == .knownIssue { HTMLKnownIssue.write(result, into: &page) }
+        page.raw("</td></tr>\n")
     }
 }

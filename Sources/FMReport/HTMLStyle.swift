@@ -2,11 +2,12 @@
 ///
 /// The policy forbids every network fetch (`default-src 'none'`), so the report is provably
 /// self-contained, and allows exactly one script, fmeval's own, by its SHA-256: even if escaping ever
-/// let model output through as markup, the browser would refuse to run it. The script only filters
-/// and expands rows; the summary reads without it.
+/// let model output through as markup, the browser would refuse to run it. The script filters and
+/// expands rows and draws a large report's lazily written cases (`HTMLLazyChunks`); the summary and
+/// what failed read without it.
 enum HTMLStyle {
     /// Base64 SHA-256 of `script` (a test recomputes it; Chromium blocks the script if it is stale).
-    static let scriptHash = "rb5Y9xW6HUZEsz+3ggJhWSZbowGL/Bn6obD0iAuRosk="
+    static let scriptHash = "1vt5IJbDRRoN3pLet38p0wYUH2nMM8i6GVUM7Ja3yDg="
 
     /// The `Content-Security-Policy` meta value.
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-\(scriptHash)'; img-src data:"
@@ -51,27 +52,70 @@ enum HTMLStyle {
     #filters input{width:100%;margin:0 0 6px}}
     """
 
-    /// The inline script: filter cases by text and status, expand or collapse all details.
+    /// The inline script: draws the lazily rendered cases (`HTMLLazyChunks`) a chunk at a time after the first
+    /// paint, and at once the chunk an `#case-N` link points into; filters cases by text and status; expands or
+    /// collapses all details. Sets `data-fmeval-ready` when set up, `data-fmeval-rendered` when every case is drawn.
     static let script = """
     (function(){
+      var root=document.documentElement,block=document.getElementById('fmeval-lazy');
+      var lazy=block?JSON.parse(block.textContent):{chunks:0,anchors:{}},drawn=[],left=lazy.chunks,next=0;
       var filters=document.getElementById('filters');
-      if(!filters){return;}
-      filters.hidden=false;
       var text=document.getElementById('filter-text'),status=document.getElementById('filter-status');
-      var rows=document.querySelectorAll('[data-case]');
-      function apply(){
-        var q=text.value.trim().toLowerCase(),s=status.value,shown=0;
-        for(var i=0;i<rows.length;i++){
-          var r=rows[i],ok=(!q||r.getAttribute('data-case').toLowerCase().indexOf(q)>=0)&&(!s||r.getAttribute('data-status')===s);
-          r.classList.toggle('hidden',!ok);if(ok&&r.tagName==='DETAILS'){shown++;}
-        }
-        document.getElementById('filter-count').textContent=shown+' shown';
+      function shows(r){
+        if(!filters){return true;}
+        var q=text.value.trim().toLowerCase(),s=status.value;
+        return (!q||r.getAttribute('data-case').toLowerCase().indexOf(q)>=0)&&(!s||r.getAttribute('data-status')===s);
       }
-      text.addEventListener('input',apply);status.addEventListener('change',apply);
-      document.getElementById('expand-all').addEventListener('click',function(){var d=document.querySelectorAll('details.case');for(var i=0;i<d.length;i++){d[i].open=true;}});
-      document.getElementById('collapse-all').addEventListener('click',function(){var d=document.querySelectorAll('details');for(var i=0;i<d.length;i++){d[i].open=false;}});
-      apply();
-      document.documentElement.setAttribute('data-fmeval-ready','1');
+      function filter(scope){
+        var rows=scope.querySelectorAll('[data-case]');
+        for(var i=0;i<rows.length;i++){rows[i].classList.toggle('hidden',!shows(rows[i]));}
+      }
+      function count(){
+        if(!filters){return;}
+        var shown=document.querySelectorAll('details.case:not(.hidden)').length;
+        document.getElementById('filter-count').textContent=shown+' shown'+(left?' so far':'');
+      }
+      function draw(k){
+        if(drawn[k]){return;}
+        drawn[k]=true;left--;
+        var slot=document.getElementById('lazy-'+k),data=document.getElementById('fmeval-chunk-'+k);
+        var t=document.createElement('template');
+        t.innerHTML=data.textContent;data.remove();
+        filter(t.content);
+        if(slot){slot.replaceWith(t.content);}
+        if(!left){root.setAttribute('data-fmeval-rendered','1');}
+      }
+      function drawAll(){for(var k=0;k<lazy.chunks;k++){draw(k);}}
+      function reveal(){
+        var id=location.hash.slice(1),k=lazy.anchors[id];
+        if(!id||k===undefined||drawn[k]){return;}
+        draw(k);count();
+        var target=document.getElementById(id);
+        if(target){target.scrollIntoView();}
+      }
+      function step(){
+        var end=performance.now()+40;
+        while(left&&next<lazy.chunks&&performance.now()<end){draw(next++);}
+        count();
+        if(left){setTimeout(step,0);}
+      }
+      window.addEventListener('hashchange',reveal);
+      reveal();
+      if(filters){
+        filters.hidden=false;
+        var apply=function(){filter(document);count();};
+        text.addEventListener('input',apply);status.addEventListener('change',apply);
+        document.getElementById('expand-all').addEventListener('click',function(){
+          drawAll();count();
+          var d=document.querySelectorAll('details.case');for(var i=0;i<d.length;i++){d[i].open=true;}
+        });
+        document.getElementById('collapse-all').addEventListener('click',function(){
+          var d=document.querySelectorAll('details');for(var i=0;i<d.length;i++){d[i].open=false;}
+        });
+        apply();
+      }
+      if(left){setTimeout(step,0);}else{root.setAttribute('data-fmeval-rendered','1');}
+      root.setAttribute('data-fmeval-ready','1');
     })();
     """
 }

@@ -33,3 +33,22 @@ func sampleReportsPassXmllintAndRenderInChromiumWithoutConsoleErrors() throws {
     let render = try #require(try renderInChromium(page))
     #expect(render.console.contains { $0.contains("missingFunction is not defined") })
 }
+
+@Test(.enabled(if: chromiumRunnable))
+func lazyReportDrawsEveryCaseInChromiumWithoutConsoleErrors() throws {
+    let run = lazySampleRun()
+    let html = try artifactFolder().appendingPathComponent("lazy-report.html")
+    try Data(lazyPage().utf8).write(to: html)
+    // Opened on a lazily drawn case's anchor, as a link from another page would.
+    let render = try #require(try renderInChromium(URL(string: html.absoluteString + "#case-6")!))
+    #expect(render.console.isEmpty, "\(render.console)")
+    #expect(render.dom.contains("data-fmeval-ready=\"1\"") && render.dom.contains("data-fmeval-rendered=\"1\""))
+    for anchor in (0..<run.cases.count).map({ "case-\($0)" }) {
+        #expect(render.dom.contains("<details class=\"case\" id=\"\(anchor)\""), "\(anchor) not drawn")
+    }
+    #expect(!render.dom.contains("text/x-fmeval-chunk") && !render.dom.contains("class=\"lazy\""),
+            "chunks left undrawn")
+    #expect(render.dom.contains("data-case=\"city-info/paris\" data-status=\"passed\""), "suite row not drawn")
+    #expect(render.dom.contains("&lt;script&gt;alert('pwned')&lt;/script&gt;"))
+    #expect(!render.dom.contains("<script>alert"))
+}
