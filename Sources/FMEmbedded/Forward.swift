@@ -11,24 +11,34 @@ extension LlamaModel {
     /// reads it (the following RMSNorm, or the final one), which saves a pass over the activations.
     func forwardBatch(_ tokens: UnsafeBufferPointer<Int32>, worker: Int, decoding: Bool, logits: Bool) {
         var pass = ForwardPass(model: self, tokens: tokens, decoding: decoding, worker: worker)
+        // Thread 0 times the phases of decode steps when a profile is attached (`fmeval bench`).
+        var clock = PhaseClock(decoding && worker == 0 ? decodeProfile : nil)
         // x = embedding of each token (and the RoPE angles of each position).
         pass.embed()
+        clock.lap(.norms)
         for l in 0..<config.layerCount {
             let layer = layers[l]
             // x += Wo · Attention(RoPE(Wq·h), RoPE(Wk·h), Wv·h), with h = RMSNorm(x) and keys and values
             // of every earlier position read from the KV cache.
             pass.normalize(gain: layer.attentionNorm, addingBlockOutput: l > 0)
+            clock.lap(.norms)
             pass.queryKeyValue(query: layer.query, key: layer.key, value: layer.value, layer: l)
+            clock.lap(.matrixVector)
             pass.attention(layer: l)
+            clock.lap(.attention)
             pass.project(layer.attentionOutput, input: pass.attentionActivations)
+            clock.lap(.matrixVector)
             // x += Wd · (SiLU(Wg·h) ⊙ Wu·h), with h = RMSNorm(x).
             pass.normalize(gain: layer.ffnNorm, addingBlockOutput: true)
+            clock.lap(.norms)
             pass.swiGLU(gate: layer.gate, up: layer.up)
             pass.project(layer.down, input: pass.hiddenActivations)
+            clock.lap(.matrixVector)
         }
         guard logits else { return }
         // logits = Wout · RMSNorm(x) for the last token (for every token of a decode step).
         pass.logits(gain: outputNorm, output: outputMatrix)
+        clock.lap(.outputHead)
     }
 }
 

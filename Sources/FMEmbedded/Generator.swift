@@ -138,8 +138,12 @@ public final class Generator: @unchecked Sendable {
         defer { scheduler.leave() }
         let logits = slot.logits(count: model.config.vocabSize)
         var position = prompt.count
+        let profile = model.decodeProfile
+        var clock = PhaseClock(profile)
         while true {
-            guard let token = sampler.sample(logits) else {
+            let sampled = sampler.sample(logits)
+            clock.lap(.sampling)
+            guard let token = sampled else {
                 result.finishReason = .constraintExhausted
                 break
             }
@@ -161,7 +165,12 @@ public final class Generator: @unchecked Sendable {
                 result.finishReason = .contextFull
                 break
             }
-            try scheduler.step(slot, token: token, position: position, mask: fillMask(slot, request.constraint))
+            clock = PhaseClock(profile)
+            let mask = fillMask(slot, request.constraint)
+            clock.lap(.mask)
+            try scheduler.step(slot, token: token, position: position, mask: mask)
+            profile?.countStep()
+            clock = PhaseClock(profile)
             position += 1
         }
         result.decodeSeconds = Self.now() - decodeStarted

@@ -37,6 +37,8 @@ public final class LlamaModel: @unchecked Sendable {
     public let cache: KVCache
     /// Threads every forward pass runs on.
     public let pool: ThreadPool
+    /// When set, decode steps add where their time goes to it (`fmeval bench`); nil otherwise.
+    public var decodeProfile: DecodeProfile?
     /// Most tokens one prefill pass processes together (longer prompts run in several passes).
     public let maxBatch: Int
     /// The matrix–matrix kernel prefill passes use for Q4_1 weights.

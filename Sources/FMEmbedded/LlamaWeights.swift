@@ -72,6 +72,15 @@ public struct LlamaWeights: @unchecked Sendable {
     /// The output projection: `output.weight`, or the token embedding when tied.
     public let output: QuantMatrix
 
+    /// The weight bytes one decode step streams: every layer's matrices and the output head (one row of the
+    /// embedding table besides, too few to count).
+    public var bytesPerDecodeStep: Int {
+        layers.reduce(output.byteCount) { total, layer in
+            total + [layer.query, layer.key, layer.value, layer.attentionOutput, layer.gate, layer.up, layer.down]
+                .reduce(0) { $0 + $1.byteCount }
+        }
+    }
+
     /// Collects and checks every tensor `config` needs from `file`.
     public init(file: GGUFFile, config: LlamaConfig) throws {
         let path = file.path

@@ -25,9 +25,16 @@ struct BenchCommand: Command {
     all give the same tokens), the level runs use first; FMEVAL_KERNEL_LEVEL=LEVEL measures that
     level only. The machine's other load changes the figures: compare runs made under the same
     conditions.
+    Then the memory-read bound: the pool's threads stream a 256 MiB buffer in 9 passes (after a warm-up);
+    the best pass is the bandwidth, the median's shortfall from it the spread (other load), and the bound
+    is that bandwidth over the weight bytes a decode step reads. Where decode time goes per token: the
+    layers' matrix-vector products, attention, the output head, the norms, the mask and sampling.
     --json prints {"loadSeconds", "prefillTokensPerSecond", "decodeTokensPerSecond", "peakRSSBytes",
     "threads", "kernels", "prefillKernel", "levels": [{"level", "prefillTokensPerSecond",
-    "decodeTokensPerSecond"}]}, the unnamed figures being those of "kernels", the level runs use.
+    "decodeTokensPerSecond"}], "memoryReadBytesPerSecond", "memoryReadPasses", "memoryReadSpread",
+    "decodeBytesPerToken", "decodeBoundTokensPerSecond", "decodeFractionOfBound",
+    "decodeMillisecondsPerToken": {"matrixVector", "attention", "outputHead", "norms", "mask",
+    "sampling"}}, the unnamed figures being those of "kernels", the level runs use.
     FMEVAL_PREFILL_KERNEL=rows runs prefill on the earlier row kernel instead of tiles (same results),
     to compare the two.
 
@@ -75,6 +82,10 @@ struct BenchCommand: Command {
             levels.append(try measure(other, prompt: prompt, repeats: repeats))
         }
         let main = levels[0]
+        let probe = BandwidthProbe.measure(pool: model.pool)
+        let stepBytes = model.weights.bytesPerDecodeStep
+        let bound = probe.best / Double(stepBytes)
+        let phases = DecodeProfile.Phase.allCases.map { ($0.key, main.profile.millisecondsPerStep($0)) }
         let figures: [(String, Any)] = [
             ("loadSeconds", loadSeconds),
             ("prefillTokensPerSecond", median(main.prefill)),
@@ -85,6 +96,13 @@ struct BenchCommand: Command {
             ("prefillKernel", model.prefillKernel.rawValue),
             ("levels", levels.map { ["level": $0.level.name, "prefillTokensPerSecond": median($0.prefill),
                                      "decodeTokensPerSecond": median($0.decode)] as [String: Any] }),
+            ("memoryReadBytesPerSecond", probe.best),
+            ("memoryReadPasses", probe.bytesPerSecond),
+            ("memoryReadSpread", probe.spread),
+            ("decodeBytesPerToken", stepBytes),
+            ("decodeBoundTokensPerSecond", bound),
+            ("decodeFractionOfBound", median(main.decode) / bound),
+            ("decodeMillisecondsPerToken", Dictionary(uniqueKeysWithValues: phases)),
         ]
         if json {
             let object = Dictionary(uniqueKeysWithValues: figures)
@@ -98,6 +116,12 @@ struct BenchCommand: Command {
                          main.decode.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
             print(String(format: "peak RSS %.1f MB", Double(peakRSSBytes()) / 1_000_000))
             print("threads  \(model.pool.activeCount), kernels \(defaultLevel.name), prefill kernel \(model.prefillKernel.rawValue)")
+            print(String(format: "memory   %.1f GB/s read (best of %d passes of %d MiB; median %.1f GB/s, "
+                         + "%.1f %% below)", probe.best / 1e9, probe.bytesPerSecond.count,
+                         BandwidthProbe.bufferBytes >> 20, probe.median / 1e9, probe.spread * 100))
+            print(String(format: "bound    %.1f tokens/s (%.1f MB of weights a token); decode runs at %.2f of it",
+                         bound, Double(stepBytes) / 1e6, median(main.decode) / bound))
+            print("per token " + phases.map { String(format: "%@ %.3f ms", $0.0, $0.1) }.joined(separator: ", "))
             print("kernel level         prefill tokens/s   decode tokens/s")
             for figures in levels {
                 let name = figures.level.name + (figures.level == defaultLevel ? " (used)" : "")
@@ -113,6 +137,8 @@ struct BenchCommand: Command {
         var level: KernelLevel
         var prefill: [Double] = []
         var decode: [Double] = []
+        /// Where the measured decode rounds spent their time.
+        var profile = DecodeProfile()
     }
 
     /// Measures `model` (at its kernel level): `repeats` rounds of prefill and decode after one warm-up.
@@ -123,6 +149,8 @@ struct BenchCommand: Command {
             generator.resetCache()
             let first = try generator.generate(GenerationRequest(prompt: prompt, maxTokens: 0))
             generator.resetCache()
+            model.decodeProfile = round > 0 ? figures.profile : nil
+            defer { model.decodeProfile = nil }
             let second = try generator.generate(GenerationRequest(prompt: Array(prompt.prefix(8)), maxTokens: decodeTokens + 1))
             guard round > 0 else { continue }
             figures.prefill.append(Double(prompt.count) / first.prefillSeconds)

@@ -180,6 +180,28 @@ private final class SetConstraint: TokenConstraint {
         #expect(nothing.finishReason == .constraintExhausted && nothing.tokens.isEmpty)
     }
 
+    @Test func aDecodeProfileTimesEveryPhaseAndChangesNoToken() throws {
+        let tiny = try TinyLlama(seed: 5)
+        defer { try? FileManager.default.removeItem(atPath: tiny.path) }
+        let model = try LlamaModel(path: tiny.path, contextLength: 24, threads: 2)
+        let generator = Generator(model: model)
+        let request = { GenerationRequest(prompt: [1, 2, 3], maxTokens: 6, constraint: SetConstraint([7, 9, 11, 13])) }
+        let plain = try generator.generate(request())
+        generator.resetCache()
+        let profile = DecodeProfile()
+        model.decodeProfile = profile
+        let profiled = try generator.generate(request())
+        model.decodeProfile = nil
+        #expect(profiled.tokens == plain.tokens)
+        #expect(profile.steps == profiled.tokens.count - 1, "one step per token after the first")
+        for phase in DecodeProfile.Phase.allCases {
+            #expect(profile.millisecondsPerStep(phase) > 0, "\(phase.key) was not timed")
+        }
+        let steps = profile.steps
+        _ = try generator.generate(request())
+        #expect(profile.steps == steps, "a detached profile takes no more steps")
+    }
+
     @Test func seededSamplingIsReproducibleAndRespectsTopK() throws {
         var logits = [Float](repeating: -.infinity, count: 50)
         for (i, v) in [(3, 2.0), (8, 1.5), (20, 1.4), (40, 0.1)] as [(Int, Float)] { logits[i] = v }

@@ -107,6 +107,10 @@ typedef enum {
 /// returns 0, or -1 for a type this library does not handle.
 int fmk_dequantize_row(int type, const void *row, int n, float *out);
 
+/// Reads every 64-bit word of `words[0..count)` once, front to back, and returns their sum (so the reads
+/// cannot be left out): the streaming read that the bandwidth probe times.
+uint64_t fmk_stream_sum(const uint64_t *words, size_t count);
+
 /// Atomically loads a 64-bit counter (acquire).
 int64_t fmk_atomic_load(const int64_t *p);
 /// Atomically stores a 64-bit counter (release).
