@@ -2,7 +2,7 @@
 # Grammar masks side by side, in one run: fmeval's and llguidance's (PyPI) over the same vocabulary (the
 # default model's), the same JSON Schemas and the same token sequences. The schemas: Apple's seven
 # reference schemas and two example tool sets (fmeval's example documents), every schema and tool set of
-# the example suites (suites/), and the JSONSchemaBench sample in benchmarks/masks/jsonschemabench (its
+# the example suites (suites/), and the JSONSchemaBench sample in reference/jsonschemabench (its
 # valid instances; PROVENANCE.md there says how it was drawn). Prints, per engine, the schemas compiled,
 # the time to first mask and the time per mask (average, p50, p99, max), then the ratios.
 #
@@ -24,7 +24,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 echo "bench-masks: load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores; llguidance" \
   "$("$venv/bin/pip" show llguidance | sed -n 's/^Version: //p')" >&2
-"$fmeval" bench masks --suites suites --corpus benchmarks/masks/jsonschemabench --export "$work/export" --json \
+"$fmeval" bench masks --suites suites --corpus reference/jsonschemabench --export "$work/export" --json \
   >"$work/fmeval.json"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 print("fmeval: %d grammars; corpus schemas fmeval does not read: %d" % (len(d["grammars"]),

@@ -230,6 +230,15 @@ func validationErrorsAreLocated(text: String, line: Int, column: Int, message: S
     #expect(diagnostics.first?.description == "s.json:1:66: error: unknown key 'contians'; did you mean 'contains'? (an expectation kind)")
 }
 
+@Test func theBenchmarkFolderHoldsOnlyValidSuites() {
+    // `fmeval bench suite` and .ci/bench-vs-llama.sh load every suite file under benchmarks/ by default, so
+    // other JSON (a schema corpus) belongs elsewhere (reference/).
+    let result = SuiteLoader.load(paths: [suitePackageRoot.appendingPathComponent("benchmarks").path])
+    #expect(result.diagnostics.isEmpty, "\(result.diagnostics.prefix(3))")
+    #expect(result.suites.map(\.name).sorted()
+            == ["bench-extraction", "bench-reviews", "bench-tickets", "bench-travel"])
+}
+
 @Test func exampleSuitesValidate() {
     let result = SuiteLoader.load(paths: [suitePackageRoot.appendingPathComponent("suites").path])
     #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")

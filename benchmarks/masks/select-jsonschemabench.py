@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draws the JSONSchemaBench sample in benchmarks/masks/jsonschemabench (see PROVENANCE.md there).
+"""Draws the JSONSchemaBench sample in reference/jsonschemabench (see PROVENANCE.md there).
 
 Reads every file of MaskBench's data folder (a checkout of github.com/guidance-ai/jsonschemabench,
 maskbench/data: {schema, tests}), keeps the schemas fmeval reads in the Foundation Models dialect
