@@ -40,6 +40,7 @@ final class ExpandedCasesFile {
     private let handle: FileHandle
     private let encoder = JSONEncoder()
     private var empty = true
+    private var failure: (any Error)?
 
     init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("fmeval-validate-\(UUID().uuidString).json")
@@ -57,19 +58,27 @@ final class ExpandedCasesFile {
         try? FileManager.default.removeItem(at: url)
     }
 
-    /// Appends `batch` as the array's next elements, indented as in one pretty-printed array.
+    /// Appends `batch` as the array's next elements, indented as in one pretty-printed array; a failure to
+    /// encode or write is kept and thrown by `copyToStandardOutput`, so no case goes missing unnoticed.
     func append(_ batch: [ExpandedCase]) {
-        guard !batch.isEmpty, let data = try? encoder.encode(batch) else { return }
-        // The batch's own array without its brackets: "[\n" first and "\n]" last.
-        let elements = data.dropFirst(2).dropLast(2)
-        handle.write(Data((empty ? "[\n" : ",\n").utf8))
-        handle.write(Data(elements))
-        empty = false
+        guard !batch.isEmpty, failure == nil else { return }
+        do {
+            let data = try encoder.encode(batch)
+            // The batch's own array without its brackets: "[\n" first and "\n]" last.
+            try handle.write(contentsOf: Data((empty ? "[\n" : ",\n").utf8))
+            try handle.write(contentsOf: data.dropFirst(2).dropLast(2))
+            empty = false
+        } catch {
+            failure = error
+        }
     }
 
     /// Writes the array to standard output.
     func copyToStandardOutput() throws {
-        handle.write(Data((empty ? "[\n\n]\n" : "\n]\n").utf8))
+        if let failure {
+            throw Fault.infrastructure("cannot write the expanded cases to \(url.path) for --json: \(failure)")
+        }
+        try handle.write(contentsOf: Data((empty ? "[\n\n]\n" : "\n]\n").utf8))
         try handle.close()
         let reader = try FileHandle(forReadingFrom: url)
         defer { try? reader.close() }
