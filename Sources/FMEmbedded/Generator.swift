@@ -206,9 +206,5 @@ public final class Generator: @unchecked Sendable {
     }
 
     /// Monotonic seconds.
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    static func now() -> Double { Double(DecodeProfile.now()) / 1e9 }
 }
