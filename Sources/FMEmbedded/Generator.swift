@@ -64,6 +64,9 @@ public struct GenerationResult: Sendable, Equatable {
     public var prefillSeconds: Double
     /// Seconds spent generating after the prompt.
     public var decodeSeconds: Double
+    /// Of `prefillSeconds` and `decodeSeconds`, the seconds the constraint took to give the allowed tokens
+    /// (0 without a constraint).
+    public var maskSeconds: Double = 0
 }
 
 /// Runs requests against a model, reusing the keys and values of earlier prompts — each sequence slot's
@@ -130,7 +133,9 @@ public final class Generator: @unchecked Sendable {
             result.prefillSeconds = Self.now() - started
             return result
         }
-        try scheduler.prefill(slot, prompt: prompt, reuse: reuse, logits: true, mask: fillMask(slot, request.constraint))
+        let firstMask = fillMask(slot, request.constraint)
+        result.maskSeconds = Self.now() - started
+        try scheduler.prefill(slot, prompt: prompt, reuse: reuse, logits: true, mask: firstMask)
         let decodeStarted = Self.now()
         result.prefillSeconds = decodeStarted - started
 
@@ -166,7 +171,9 @@ public final class Generator: @unchecked Sendable {
                 break
             }
             clock = PhaseClock(profile)
+            let maskStarted = request.constraint == nil ? 0 : Self.now()
             let mask = fillMask(slot, request.constraint)
+            if mask != nil { result.maskSeconds += Self.now() - maskStarted }
             clock.lap(.mask)
             try scheduler.step(slot, token: token, position: position, mask: mask)
             profile?.countStep()

@@ -77,7 +77,9 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
         try checkCapabilities(for: request)
         let prompt = try promptTokens(for: request)
         let tools = EmbeddedPromptFormat.offeredTools(request)
+        let grammarStarted = DispatchTime.now().uptimeNanoseconds
         let constraint = try makeConstraint(for: request, tools: tools)
+        let grammarMs = Double(DispatchTime.now().uptimeNanoseconds - grammarStarted) / 1e6
         let capacity = generator.model.cache.capacity
         let requested = request.responseTokenLimit ?? capacity
         let limit = max(0, min(requested, capacity - prompt.count))
@@ -100,19 +102,23 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
                     "the prompt takes \(prompt.count) of the model's \(capacity)-token cache and the response ran past the "
                     + "\(limit) left; shorten the prompt or turns, or ask for a shorter answer"))
             }
-            return finish(result, stream: &stream, request: request, tools: tools, constraint: constraint, onEvent: onEvent)
+            let timings = EngineTimings(prefillTokens: result.promptTokens - result.reusedPromptTokens,
+                                        prefillMs: result.prefillSeconds * 1000, decodeTokens: result.tokens.count,
+                                        decodeMs: result.decodeSeconds * 1000,
+                                        maskMs: constraint == nil ? nil : result.maskSeconds * 1000,
+                                        grammarMs: constraint == nil ? nil : grammarMs)
+            return finish(result, timings: timings, stream: &stream, request: request, tools: tools,
+                          constraint: constraint, onEvent: onEvent)
         }
     }
 
     /// The response for a finished generation: tool calls, or text and (when asked) the structure.
-    private func finish(_ result: GenerationResult, stream: inout EmbeddedOutputStream, request: EngineRequest,
-                        tools: [ToolDefinition], constraint: EmbeddedConstraint?,
+    private func finish(_ result: GenerationResult, timings: EngineTimings, stream: inout EmbeddedOutputStream,
+                        request: EngineRequest, tools: [ToolDefinition], constraint: EmbeddedConstraint?,
                         onEvent: (EngineEvent) -> Void) -> EngineResponse {
         let usage = Usage(inputTokens: result.promptTokens, cachedInputTokens: result.reusedPromptTokens,
                           outputTokens: result.tokens.count)
         let finish: FinishReason = result.finishReason == .length || result.finishReason == .contextFull ? .length : .stop
-        let timings = EngineTimings(prefillTokens: result.promptTokens - result.reusedPromptTokens, prefillMs: result.prefillSeconds * 1000,
-                                    decodeTokens: result.tokens.count, decodeMs: result.decodeSeconds * 1000)
         let text = stream.text
         if !tools.isEmpty, let calls = EmbeddedOutputParser.toolCalls(in: text, lenient: request.schema == nil,
                                                                          dropsRepeats: constraint?.enforced == true,

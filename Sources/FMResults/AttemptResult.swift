@@ -44,6 +44,8 @@ public struct AttemptResult: Codable, Sendable {
     public var reusedFrom: Int?
     /// Prefill and decode time the engine reported over the attempt's calls (nil: none; older results lack it).
     public var timings: EngineTimings?
+    /// Milliseconds spent running the attempt's tool calls (nil: it called no tool; older results lack it).
+    public var toolMs: Double?
 
     /// Creates an attempt result.
     public init(index: Int, status: AttemptOutcome, text: String? = nil, output: GeneratedContent? = nil,

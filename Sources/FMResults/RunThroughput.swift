@@ -1,8 +1,9 @@
 import FMCore
 
 /// Throughput figures of a finished run, computed from its results alone (`fmeval bench suite`):
-/// case rate, prefill and decode speed from the engine's timings, the input-token cache hit rate, and
-/// a digest of every answer so that two runs can be shown to have given identical results.
+/// case rate, prefill and decode speed from the engine's timings, where the wall time went, the
+/// input-token cache hit rate, and a digest of every answer so that two runs can be shown to have given
+/// identical results.
 public struct RunThroughput: Codable, Hashable, Sendable {
     /// Cases run.
     public var cases: Int
@@ -34,14 +35,24 @@ public struct RunThroughput: Codable, Hashable, Sendable {
     public var decodeSeconds: Double
     /// `decodeTokens / decodeSeconds`; nil when the engine reported no timings.
     public var decodeTokensPerSecond: Double?
+    /// Of `prefillSeconds` and `decodeSeconds`, the grammar's masks (nil: the engine does not measure them).
+    public var maskSeconds: Double?
+    /// Seconds building grammars before prefill (nil: the engine does not measure it).
+    public var grammarSeconds: Double?
+    /// Seconds running tools.
+    public var toolSeconds: Double
+    /// The wall time none of those account for (planning, templates and tokenizing, parsing, scoring,
+    /// writing results): the wall less prefill, decode, grammar and tools; nil when cases ran
+    /// concurrently (their times overlap) or the engine reported no timings.
+    public var harnessSeconds: Double?
     /// Cases per status: passed, failed, flaky, error, known issues.
     public var passed: Int, failed: Int, flaky: Int, errored: Int, knownIssues: Int
     /// Hex SHA-256 over every attempt's answer (case id, attempt index, text, tool calls, error case) in
     /// case-id order: equal digests mean the two runs answered identically.
     public var answersSHA256: String
 
-    /// The figures of `run`.
-    public init(_ run: RunResult) {
+    /// The figures of `run`, whose cases ran `jobs` at a time.
+    public init(_ run: RunResult, jobs: Int) {
         let summary = run.summary
         cases = summary.total
         attempts = summary.attempts
@@ -60,6 +71,11 @@ public struct RunThroughput: Codable, Hashable, Sendable {
         decodeTokens = timings.decodeTokens
         decodeSeconds = timings.decodeMs / 1000
         decodeTokensPerSecond = timings.decodeMs > 0 ? Double(timings.decodeTokens) / decodeSeconds : nil
+        maskSeconds = timings.maskMs.map { $0 / 1000 }
+        grammarSeconds = timings.grammarMs.map { $0 / 1000 }
+        toolSeconds = computed.compactMap(\.toolMs).reduce(0, +) / 1000
+        let accounted = prefillSeconds + decodeSeconds + (grammarSeconds ?? 0) + toolSeconds
+        harnessSeconds = jobs == 1 && timings.prefillMs + timings.decodeMs > 0 ? wallSeconds - accounted : nil
         passed = summary.passed
         failed = summary.failed
         flaky = summary.flaky

@@ -141,6 +141,7 @@ struct AttemptExecutor {
         if !outcome.stats.grammarLimits.isEmpty { attempt.grammarLimits = outcome.stats.grammarLimits }
         attempt.tokenCounts = outcome.tokenCounts
         attempt.timings = outcome.stats.timings
+        if outcome.stats.toolCalls > 0 { attempt.toolMs = outcome.stats.toolMs }
         if let error, FailureDisposition.of(error, covered: covered) == .error {
             attempt.status = .error
             attempt.metrics = [.failing("error", rationale: "unexpected \(error.domain).\(error.caseName): \(error.message)")]

@@ -180,11 +180,17 @@ public final class LanguageModelSession: @unchecked Sendable {
                     rawContent: call.arguments.stringValue ?? call.arguments.jsonString)
             }
             let segment: Transcript.Segment
-            switch try tools.output(for: call) {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let output = try tools.output(for: call)
+            let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            switch output {
             case .text(let text): segment = .text(.init(id: makeID("seg"), content: text))
             case .structure(let content): segment = .structure(.init(id: makeID("seg"), source: call.name, content: content))
             }
-            updateStats { $0.toolCalls += 1 }
+            updateStats {
+                $0.toolCalls += 1
+                $0.toolMs += elapsedMs
+            }
             append(.toolOutput(.init(id: makeID("toolOutput"), toolName: call.name, toolCallID: call.id, segments: [segment])))
         }
     }

@@ -77,6 +77,8 @@ public struct TurnStats: Sendable, Hashable {
     public var engineRetries = 0
     /// Tool calls run.
     public var toolCalls = 0
+    /// Milliseconds spent running them (their outputs computed or their commands run).
+    public var toolMs = 0.0
     /// Streaming snapshots (text deltas and partial structures); engine calls that only call tools add none.
     public var snapshotCount = 0
     /// Milliseconds from the request until the first snapshot, when there was one.
@@ -99,6 +101,7 @@ public struct TurnStats: Sendable, Hashable {
         engineCalls += other.engineCalls
         engineRetries += other.engineRetries
         toolCalls += other.toolCalls
+        toolMs += other.toolMs
         snapshotCount += other.snapshotCount
         if timeToFirstSnapshotMs == nil, let first = other.timeToFirstSnapshotMs { timeToFirstSnapshotMs = offsetMs + first }
         truncated = truncated || other.truncated

@@ -32,12 +32,16 @@ struct BenchSuiteCommand: Command {
                  the embedded engine's, llama-server's `timings`; absent for engines without them)
       decode     generated tokens per second of engine decode time (concurrent requests overlap, so
                  with --jobs N these are per-sequence speeds; cases/s is the throughput)
+      time       where the wall time went: prefill, decode (with the grammar's masks, the part of both
+                 the embedded engine spent computing allowed tokens), grammar building, tools, and the
+                 harness (the rest: planning, templates, parsing, scoring, writing; with --jobs N above 1
+                 engine times overlap and the harness is not derived)
       cache      input tokens served from the engine's prompt cache, of all input tokens
       reused     attempts answered from an identical earlier greedy attempt (--no-reuse-repeats: none)
       peak RSS   fmeval's maximum resident memory (for --engine openai the server's is not measured)
       answers    a SHA-256 over every attempt's answer: equal digests mean identical results
     Gates do not decide the exit code: a benchmark measures. --json prints these figures as one object
-    (RunThroughput in docs/reports.md) with "engine", "jobs", "reuseRepeats", "caseOrder", "peakRSSBytes"
+    (RunThroughput in docs/engine.md) with "engine", "jobs", "reuseRepeats", "caseOrder", "peakRSSBytes"
     and "peakRSSScope".
 
     OPTIONS:
@@ -86,7 +90,7 @@ struct BenchSuiteCommand: Command {
         } catch let error as Fault {
             throw error.prefixed("bench suite: ")
         }
-        let figures = RunThroughput(result)
+        let figures = RunThroughput(result, jobs: jobs)
         let engine = result.run.fingerprint.engine
         let remote = result.cases.contains { $0.engine?.name == EngineRegistry.serverEngine }
         let rss = BenchCommand.peakRSSBytes()
@@ -113,6 +117,17 @@ struct BenchSuiteCommand: Command {
         print(String(decoding: data, as: UTF8.self))
     }
 
+    /// The `time` line: the wall time split into prefill, decode, masks, grammar, tools and harness.
+    static func timeLine(_ f: RunThroughput, jobs: Int) -> String {
+        func seconds(_ value: Double?) -> String { value.map { String(format: "%.1f s", $0) } ?? "not reported" }
+        let masks = f.maskSeconds.map { String(format: " (masks %.1f s of prefill and decode)", $0) } ?? ""
+        let harness = f.harnessSeconds.map { String(format: "%.1f s", $0) }
+            ?? (jobs > 1 ? "not derived (\(jobs) cases at a time: engine times overlap)" : "not derived (no engine timings)")
+        return String(format: "time     %.1f s wall: prefill %@, decode %@%@, grammar %@, tools %.1f s, harness %@",
+                      f.wallSeconds, seconds(f.prefillSeconds), seconds(f.decodeSeconds), masks,
+                      seconds(f.grammarSeconds), f.toolSeconds, harness)
+    }
+
     /// The figures as aligned lines.
     private static func printText(_ f: RunThroughput, engine: String, paths: [String], jobs: Int, rss: Int, remote: Bool) {
         print("suite    \(paths.joined(separator: " ")): \(f.cases) cases, \(f.attempts) attempts on \(engine), jobs \(jobs)")
@@ -128,6 +143,7 @@ struct BenchSuiteCommand: Command {
             print("decode   not reported by the engine")
         }
         let hit = f.cacheHitRate.map { String(format: "%.1f%%", $0 * 100) } ?? "n/a"
+        print(timeLine(f, jobs: jobs))
         print("cache    \(hit) of input tokens cached  (\(f.cachedInputTokens) of \(f.inputTokens))")
         print("reused   \(f.reusedAttempts) of \(f.attempts) attempts answered from identical earlier attempts")
         print(String(format: "peak RSS %.1f MB%@", Double(rss) / 1_000_000, remote ? " (fmeval only: the server's is not measured)" : ""))

@@ -29,8 +29,8 @@ private func writeTinySuite() throws -> URL {
     #expect(result.status == 0, "\(result.stderr)")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
     for key in ["cases", "attempts", "reusedAttempts", "wallSeconds", "casesPerSecond", "inputTokens", "cachedInputTokens",
-                "outputTokens", "prefillTokens", "decodeTokens", "passed", "failed", "errored", "answersSHA256",
-                "engine", "jobs", "reuseRepeats", "caseOrder", "peakRSSBytes", "peakRSSScope", "suites"] {
+                "outputTokens", "prefillTokens", "decodeTokens", "toolSeconds", "passed", "failed", "errored",
+                "answersSHA256", "engine", "jobs", "reuseRepeats", "caseOrder", "peakRSSBytes", "peakRSSScope", "suites"] {
         #expect(object[key] != nil, "missing \(key) in \(result.stdout)")
     }
     #expect(object["cases"] as? Int == 4)
@@ -55,7 +55,8 @@ private func writeTinySuite() throws -> URL {
     let folder = try writeTinySuite()
     let result = try runFMEval(["bench", "suite", "--suite", folder.appendingPathComponent("tiny.yaml").path, "-j", "2"])
     #expect(result.status == 0, "\(result.stderr)")
-    for label in ["suite ", "cases/s ", "prefill ", "decode ", "cache ", "reused   4 of 8 attempts", "peak RSS ", "results  2 passed, 2 failed", "answers  sha256 "] {
+    for label in ["suite ", "cases/s ", "prefill ", "decode ", "time ", "harness not derived (2 cases at a time",
+                  "cache ", "reused   4 of 8 attempts", "peak RSS ", "results  2 passed, 2 failed", "answers  sha256 "] {
         #expect(result.stdout.contains(label), "\(label) in \(result.stdout)")
     }
 }

@@ -64,6 +64,31 @@ import FMResults
         #expect(decoded.timings == EngineTimings(prefillTokens: 10, prefillMs: 20, decodeTokens: 4, decodeMs: 8))
     }
 
+    @Test func theWallTimeSplitsIntoEngineGrammarToolAndHarnessParts() throws {
+        let timing = EngineTimings(prefillTokens: 50, prefillMs: 400, decodeTokens: 10, decodeMs: 1000,
+                                   maskMs: 150, grammarMs: 100)
+        var tooled = attempt(0, input: 60, cached: 0, output: 10, timings: timing)
+        tooled.toolMs = 250
+        var reused = attempt(1, input: 60, cached: 0, output: 10, reusedFrom: 0, timings: timing)
+        reused.toolMs = 250
+        let freeTiming = EngineTimings(prefillTokens: 10, prefillMs: 50, decodeTokens: 2, decodeMs: 200)
+        let free = attempt(0, input: 10, cached: 0, output: 2, timings: freeTiming)
+        let result = run([[tooled, reused], [free]], durationMs: 3000)
+        let figures = RunThroughput(result, jobs: 1)
+        #expect(figures.prefillSeconds == 0.45 && figures.decodeSeconds == 1.2)
+        #expect(figures.maskSeconds == 0.15 && figures.grammarSeconds == 0.1)
+        #expect(figures.toolSeconds == 0.25, "a reused attempt ran no tool")
+        let harness = try #require(figures.harnessSeconds)
+        #expect(abs(harness - (3 - 0.45 - 1.2 - 0.1 - 0.25)) < 1e-9,
+                "masks are inside prefill and decode, not added again")
+        #expect(RunThroughput(result, jobs: 4).harnessSeconds == nil, "concurrent cases overlap: no harness share")
+        let untimed = RunThroughput(run([[attempt(0, input: 1, cached: 0, output: 1)]]), jobs: 1)
+        #expect(untimed.harnessSeconds == nil && untimed.maskSeconds == nil && untimed.toolSeconds == 0)
+        #expect((EngineTimings(maskMs: 2) + EngineTimings()).maskMs == 2)
+        #expect((EngineTimings() + EngineTimings(grammarMs: 3)).grammarMs == 3)
+        #expect((EngineTimings() + EngineTimings()).maskMs == nil)
+    }
+
     @Test func throughputFiguresComeFromTheEnginesTimingsOfAnsweredAttempts() {
         let timing = EngineTimings(prefillTokens: 50, prefillMs: 100, decodeTokens: 10, decodeMs: 40)
         let result = run([
@@ -71,7 +96,7 @@ import FMResults
              attempt(1, input: 60, cached: 10, output: 10, reusedFrom: 0, timings: timing)],
             [attempt(0, input: 60, cached: 10, output: 10, timings: timing)],
         ], durationMs: 4000)
-        let figures = RunThroughput(result)
+        let figures = RunThroughput(result, jobs: 1)
         #expect(figures.cases == 2 && figures.attempts == 3 && figures.reusedAttempts == 1)
         #expect(figures.casesPerSecond == 0.5)
         #expect(figures.prefillTokens == 100 && figures.prefillSeconds == 0.2)
@@ -79,7 +104,8 @@ import FMResults
         #expect(figures.decodeTokens == 20 && figures.decodeTokensPerSecond == 250)
         #expect(figures.outputTokens == 20)
         #expect(figures.cacheHitRate == 20.0 / 120.0)
-        #expect(RunThroughput(run([[attempt(0, input: 1, cached: 0, output: 1)]])).prefillTokensPerSecond == nil)
+        let untimed = RunThroughput(run([[attempt(0, input: 1, cached: 0, output: 1)]]), jobs: 1)
+        #expect(untimed.prefillTokensPerSecond == nil)
     }
 
     @Test func answersDigestChangesWithAnyAnswerButNotWithCaseOrder() {

@@ -129,6 +129,20 @@ struct EmbeddedEngineTests {
         #expect(first.text == second.text)
     }
 
+    @Test func timingsSplitOutTheGrammarOnlyForConstrainedCalls() throws {
+        var events: [EngineEvent] = []
+        let schema = try GenerationSchema(json: #"{"type": "string", "enum": ["yes", "no"], "title": "Answer"}"#)
+        let constrained = try respond("Is the sky blue?", schema: schema, events: &events)
+        let timings = try #require(constrained.timings)
+        let masks = try #require(timings.maskMs, "a constrained call measures its masks")
+        #expect(masks > 0 && masks <= timings.prefillMs + timings.decodeMs)
+        #expect(try #require(timings.grammarMs) >= 0)
+        #expect(timings.decodeTokens == constrained.usage.outputTokens)
+        let free = try respond("Say hello.", options: GenerationOptions(maximumResponseTokens: 4), events: &events)
+        #expect(free.timings?.maskMs == nil && free.timings?.grammarMs == nil)
+        #expect((free.timings?.decodeMs ?? 0) > 0)
+    }
+
     @Test func aCutStructureIsLeftUnparsed() throws {
         var events: [EngineEvent] = []
         let response = try respond("Describe a cat.", schema: try Self.referenceSchema("cat"),

@@ -16,6 +16,15 @@ private func commandSession(_ script: String, timeout: Double = 5) throws -> Lan
     #expect(StructuredTranscript(session.transcript).toolOutputs.map(\.text) == [#"got {"city":"Paris"} for getCityInfo"#])
 }
 
+@Test func theTurnCountsTheTimeItsToolsTook() throws {
+    let session = try commandSession("sleep 0.2; echo ok")
+    let response = try session.respond(to: "q")
+    #expect(response.stats.toolCalls == 1)
+    #expect(response.stats.toolMs >= 200, "the command slept 0.2 s: \(response.stats.toolMs) ms")
+    let untooled = scriptedSession([.text("hi")])
+    #expect(try untooled.respond(to: "q").stats.toolMs == 0)
+}
+
 @Test func commandToolThatCrashesHangsOrPrintsGarbageFailsClearly() throws {
     let crash = try commandSession("echo boom >&2; exit 3")
     do {
