@@ -105,9 +105,23 @@ public enum SuiteLoader {
     private static func read(text: String, file: String, overrides: OptionsPatch, registry: ExpectationRegistry,
                              sink: ((Suite, [ExpandedCase]) -> Void)?)
         -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
+        read(bytes: Array(text.utf8), file: file, overrides: overrides, registry: registry, sink: sink)
+    }
+
+    /// Reads a suite from its UTF-8 bytes. A YAML suite's `cases:`, when it is the last key, is parsed a case at a
+    /// time as the reader takes them (`YAMLParser.parse(bytes:file:streaming:)`), so inline cases are never all
+    /// held as nodes; a syntax error anywhere still makes the file's only problem, as a whole-file parse would.
+    private static func read(bytes: [UInt8], file: String, overrides: OptionsPatch, registry: ExpectationRegistry,
+                             sink: ((Suite, [ExpandedCase]) -> Void)?)
+        -> (suite: Suite?, diagnostics: [Diagnostic], warnings: [Diagnostic]) {
         let root: YAMLNode
+        var entries: YAMLEntryStream? = nil
         do {
-            root = file.lowercased().hasSuffix(".json") ? try JSONNodeReader.parse(text, file: file) : try YAMLParser.parse(text, file: file)
+            if file.lowercased().hasSuffix(".json") {
+                root = try JSONNodeReader.parse(String(decoding: bytes, as: UTF8.self), file: file)
+            } else {
+                (root, entries) = try YAMLParser.parse(bytes: bytes, file: file, streaming: "cases")
+            }
         } catch let diagnostic as Diagnostic {
             return (nil, [diagnostic], [])
         } catch {
@@ -116,7 +130,9 @@ public enum SuiteLoader {
         let reader = SuiteReader(file: file, registry: registry)
         reader.overrides = overrides
         reader.caseSink = sink
+        reader.streamedCases = entries
         let suite = reader.suite(root, file: file)
+        if let syntaxError = reader.streamError { return (nil, [syntaxError], []) }
         return (suite, ordered(reader.reportedDiagnostics), ordered(reader.warnings))
     }
 
@@ -126,13 +142,22 @@ public enum SuiteLoader {
         if let problem = RegularFile.problem(file) {
             return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the suite file \(problem)")], [])
         }
+        switch contents(of: file) {
+        case .failure(let problem): return (nil, [problem], [])
+        case .success(let bytes): return read(bytes: bytes, file: file, overrides: overrides, registry: registry, sink: sink)
+        }
+    }
+
+    /// The bytes of `file` once they are known to be UTF-8 (the file's data is let go before they are parsed).
+    private static func contents(of file: String) -> Result<[UInt8], Diagnostic> {
+        let start = SourceLocation(file: file, line: 1, column: 1)
         guard let data = FileManager.default.contents(atPath: file) else {
-            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "cannot read the file; check the path and permissions")], [])
+            return .failure(Diagnostic(start, "cannot read the file; check the path and permissions"))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return (nil, [Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the file is not UTF-8 text")], [])
+        guard String(data: data, encoding: .utf8) != nil else {
+            return .failure(Diagnostic(start, "the file is not UTF-8 text"))
         }
-        return read(text: text, file: file, overrides: overrides, registry: registry, sink: sink)
+        return .success([UInt8](data))
     }
 
     /// Suite files under `paths`, sorted within each directory; missing paths become diagnostics.

@@ -52,13 +52,10 @@ extension SuiteReader {
         }
         let repeatDefault = suite.defaults.reproduce?.trials ?? suite.defaults.repeatCount ?? 1
         if let casesNode = keys["cases"] {
-            if let items = casesNode.sequence {
-                for node in items {
-                    if let item = suiteCase(node, repeatDefault: repeatDefault) { take(item, into: &suite, root: root) }
-                }
-            } else {
-                report(casesNode, "cases must be a list of cases, not \(casesNode.kindName)")
+            let isList = forEachCase(in: casesNode) { node in
+                if let item = suiteCase(node, repeatDefault: repeatDefault) { take(item, into: &suite, root: root) }
             }
+            if !isList { report(casesNode, "cases must be a list of cases, not \(casesNode.kindName)") }
         }
         if let datasetNode = keys["dataset"] {
             let paths = stringList(datasetNode, "dataset") ?? []
@@ -195,6 +192,7 @@ extension SuiteReader {
             knownIssueNode: keys["knownIssue"], images: keys["images"].map { images($0) } ?? [], location: node.location)
         item.transcriptEdits = transcriptEdits
         item.generatingNode = keys["generating"]
+        item.temperatureLocation = keys["options"]?["temperature"]?.location
         for kind in EngineRegistry.caseDataKinds {
             guard let dataNode = keys[kind.key] else { continue }
             item.engineDataNodes[kind.key] = dataNode

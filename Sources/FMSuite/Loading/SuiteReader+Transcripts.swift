@@ -33,7 +33,8 @@ extension SuiteReader {
                                    recorded: recordedTranscript(at: path)))
         }
         guard let casesNode = keys["cases"] else { return cases }
-        guard let items = casesNode.sequence else {
+        var items: [YAMLNode] = []
+        guard forEachCase(in: casesNode, { items.append($0) }) else {
             report(casesNode, "cases must be a list of {id, expect?, tags?, knownIssue?} naming transcripts, not \(casesNode.kindName)")
             return cases
         }

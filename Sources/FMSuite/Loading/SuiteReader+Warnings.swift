@@ -15,7 +15,7 @@ extension SuiteReader {
             }
             let source: SourceLocation
             if item.options.generation.temperature != nil {
-                source = caseNode(at: item.location, root: root)?["options"]?["temperature"]?.location ?? item.location
+                source = item.temperatureLocation ?? item.location
             } else if let variant, variant.options.generation.temperature != nil {
                 let node = root["variants"]?.sequence?.first { $0.location == variant.location }
                 source = node?["options"]?["temperature"]?.location ?? variant.location
@@ -28,14 +28,5 @@ extension SuiteReader {
                 + "(the default); set sampling to {randomTopK: K} or {randomProbabilityThreshold: P} to sample, "
                 + "or remove temperature"))
         }
-    }
-
-    /// The node of the case written under `cases:` at `location` (nil for a dataset's case).
-    private func caseNode(at location: SourceLocation, root: YAMLNode) -> YAMLNode? {
-        if caseNodes == nil {
-            caseNodes = Dictionary((root["cases"]?.sequence ?? []).map { ($0.location, $0) },
-                                   uniquingKeysWith: { first, _ in first })
-        }
-        return caseNodes?[location]
     }
 }

@@ -27,8 +27,10 @@ final class SuiteReader {
     var runsOnDevice = false
     /// Where a temperature without effect was warned about, so each place is warned about once.
     var temperatureWarnings = Set<SourceLocation>()
-    /// The nodes under `cases:` by location, built when a warning needs one.
-    var caseNodes: [SourceLocation: YAMLNode]?
+    /// The entries under `cases:` the parser left unread, to be read one at a time (`forEachCase`).
+    var streamedCases: YAMLEntryStream?
+    /// The syntax error met while reading them: the file does not load, as if the whole parse had failed.
+    var streamError: Diagnostic?
     /// Where the cases go as they are read: nil keeps them in the suite; a sink takes them in batches
     /// (`SuiteLoader.stream`), so a big dataset is never whole in memory.
     var caseSink: ((Suite, [ExpandedCase]) -> Void)?

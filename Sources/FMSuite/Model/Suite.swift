@@ -157,4 +157,6 @@ public struct SuiteCase: Sendable {
     public var recorded: RecordedTranscript? = nil
     /// The `generating:` node, for checks that need to know whether it could be read.
     var generatingNode: YAMLNode? = nil
+    /// Where the case's own `options.temperature` is written, for the warning when it has no effect.
+    var temperatureLocation: SourceLocation? = nil
 }

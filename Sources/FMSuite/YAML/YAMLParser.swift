@@ -23,15 +23,27 @@ public struct YAMLParser {
     var flowIndent = 0
     /// Index of the first byte of each line.
     var lineStarts: [Int] = [0]
+    /// The line the last `lineIndex` lookup found (shared by copies of the parser; only a starting guess).
+    let lastLine = LineHint()
     /// The file line the text's first line is (a JSONL line parsed on its own is not line 1).
     var firstLine = 1
+    /// The root mapping key whose block sequence `parseDocument` leaves for `nextStreamedEntry` (when it is the
+    /// mapping's last key); nil: parse everything.
+    var streamKey: String? = nil
+    /// Where `parseDocument` stopped to stream; nil when it read the whole document.
+    var stream: StreamedSequence? = nil
     /// For text with non-ASCII bytes: the number of Unicode scalars that start before each byte index
     /// (so a column is one subtraction, and locating every node of a long line stays linear); nil for
     /// ASCII text, where columns are byte offsets.
     var scalarsBefore: [UInt32]? = nil
 
     init(text: String, file: String) {
-        var bytes = Array(text.utf8)
+        self.init(bytes: Array(text.utf8), file: file)
+    }
+
+    /// A parser over UTF-8 `bytes` (already checked to be UTF-8), read from `file`.
+    init(bytes: [UInt8], file: String) {
+        var bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         // Normalize CRLF to LF; columns and lines are unaffected.
         if bytes.contains(UInt8(ascii: "\r")) {
@@ -61,13 +73,23 @@ public struct YAMLParser {
 
     // MARK: - Positions
 
-    /// The line index (0-based) holding byte `index`.
+    /// The line index (0-based) holding byte `index`: the line of the previous lookup or the next one when it
+    /// holds it (a parse moves forward, so almost every lookup), else a binary search.
     func lineIndex(of index: Int) -> Int {
+        let hint = lastLine.value
+        if hint < lineStarts.count, lineStarts[hint] <= index {
+            if hint + 1 == lineStarts.count || index < lineStarts[hint + 1] { return hint }
+            if hint + 2 == lineStarts.count || index < lineStarts[hint + 2] {
+                lastLine.value = hint + 1
+                return hint + 1
+            }
+        }
         var low = 0, high = lineStarts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if lineStarts[mid] <= index { low = mid } else { high = mid - 1 }
         }
+        lastLine.value = low
         return low
     }
 
@@ -182,7 +204,15 @@ public struct YAMLParser {
             if atEnd { return YAMLNode(.scalar(YAMLScalar(text: "", style: .plain)), at: location(bytes.count)) }
         }
         try checkDocumentMarkers()
+        streamKey = streamKey.flatMap { isLastRootKey($0) ? $0 : nil }
         let root = try parseBlockNode(parentIndent: -1, inlineAfterKey: false)
+        if stream != nil { return root }
+        try finishDocument()
+        return root
+    }
+
+    /// After the root node: an optional `...` end marker, then nothing.
+    mutating func finishDocument() throws {
         if isDocumentMarker(at: pos, "...") {
             pos += 3
             try skipToContent()
@@ -192,7 +222,6 @@ public struct YAMLParser {
             try checkDocumentMarkers()
             throw error("unexpected content at indentation \(column(of: pos)); it does not continue the document above — check the indentation", at: pos)
         }
-        return root
     }
 
     /// Rejects characters YAML does not allow in a stream: C0 controls other than tab and line breaks,
@@ -330,32 +359,39 @@ public struct YAMLParser {
     mutating func parseBlockSequence(indent: Int) throws -> YAMLNode {
         let start = location(pos)
         var items: [YAMLNode] = []
-        while true {
-            let dash = pos
-            pos += 1
-            skipBlanks()
-            if let tab = bytes[dash + 1..<pos].firstIndex(of: UInt8(ascii: "\t")), try isSequenceIndicator(at: pos) || isImplicitKey() {
-                throw error("tab character before a nested block collection; separate it from '-' with spaces", at: tab)
-            }
-            if YAMLParser.isBreakOrEnd(current) || (current == UInt8(ascii: "#")) {
-                try skipToContent()
-                if atEnd || column(of: pos) <= indent {
-                    items.append(YAMLNode(.scalar(YAMLScalar(text: "", style: .plain)), at: location(dash + 1)))
-                } else {
-                    items.append(try parseBlockNode(parentIndent: indent, inlineAfterKey: false))
-                }
-            } else {
-                items.append(try parseBlockNode(parentIndent: indent, inlineAfterKey: false))
-            }
-            if atEnd { break }
-            let next = column(of: pos)
-            if next > indent {
-                throw error("unexpected indentation (\(next) spaces) inside the sequence that starts at \(start.line):\(start.column) (indented \(indent)); align '- ' entries", at: pos)
-            }
-            if next < indent || !isSequenceIndicator(at: pos) || isDocumentMarker(at: pos, "...") { break }
-            try checkDocumentMarkers()
-        }
+        repeat {
+            items.append(try parseSequenceEntry(indent: indent))
+        } while try sequenceContinues(indent: indent, start: start)
         return YAMLNode(.sequence(items), at: start)
+    }
+
+    /// The entry of the block sequence indented `indent` whose `-` is at `pos`.
+    mutating func parseSequenceEntry(indent: Int) throws -> YAMLNode {
+        let dash = pos
+        pos += 1
+        skipBlanks()
+        if let tab = bytes[dash + 1..<pos].firstIndex(of: UInt8(ascii: "\t")), try isSequenceIndicator(at: pos) || isImplicitKey() {
+            throw error("tab character before a nested block collection; separate it from '-' with spaces", at: tab)
+        }
+        if YAMLParser.isBreakOrEnd(current) || (current == UInt8(ascii: "#")) {
+            try skipToContent()
+            if atEnd || column(of: pos) <= indent {
+                return YAMLNode(.scalar(YAMLScalar(text: "", style: .plain)), at: location(dash + 1))
+            }
+        }
+        return try parseBlockNode(parentIndent: indent, inlineAfterKey: false)
+    }
+
+    /// After an entry of the block sequence indented `indent` (which starts at `start`): whether another follows.
+    mutating func sequenceContinues(indent: Int, start: SourceLocation) throws -> Bool {
+        if atEnd { return false }
+        let next = column(of: pos)
+        if next > indent {
+            throw error("unexpected indentation (\(next) spaces) inside the sequence that starts at \(start.line):\(start.column) (indented \(indent)); align '- ' entries", at: pos)
+        }
+        if next < indent || !isSequenceIndicator(at: pos) || isDocumentMarker(at: pos, "...") { return false }
+        try checkDocumentMarkers()
+        return true
     }
 
     mutating func parseBlockMapping(indent: Int) throws -> YAMLNode {
@@ -384,6 +420,13 @@ public struct YAMLParser {
             let value: YAMLNode
             if YAMLParser.isBreakOrEnd(current) || current == UInt8(ascii: "#") {
                 try skipToContent()
+                if depth == 1, name == streamKey, !atEnd, column(of: pos) >= indent, isSequenceIndicator(at: pos) {
+                    let column = column(of: pos)
+                    stream = StreamedSequence(indent: column, start: location(pos), depth: column > indent ? 2 : 1,
+                                              mappingIndent: indent, mappingStart: start, key: key.location)
+                    entries.append(YAMLNode.Entry(key: key, value: YAMLNode(.sequence([]), at: location(pos))))
+                    return YAMLNode(.mapping(entries), at: start)
+                }
                 if !atEnd && column(of: pos) > indent {
                     value = try parseBlockNode(parentIndent: indent, inlineAfterKey: false)
                 } else if !atEnd && column(of: pos) == indent && isSequenceIndicator(at: pos) {
@@ -422,4 +465,9 @@ public struct YAMLParser {
         }
         return try plainNode(text, at: start)
     }
+}
+
+/// A mutable line number a non-mutating lookup can update.
+final class LineHint {
+    var value = 0
 }
