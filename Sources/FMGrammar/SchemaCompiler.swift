@@ -49,7 +49,8 @@ public struct GrammarOptions: Hashable, Sendable {
 }
 
 /// Compiles `GenerationSchema` nodes into grammar rules. Objects and arrays become rules of their
-/// own (called, so `$ref` recursion works); scalars are written inline into the rule that holds them.
+/// own (called, so `$ref` recursion works), and so do integers and numbers (one rule per bounds); other
+/// scalars are written inline into the rule that holds them.
 struct SchemaCompiler {
     /// Rules built so far (nil while a rule is being built); rule 0 is the entry.
     var rules: [(name: String, nfa: ByteNFA, accept: Int)?] = []
@@ -119,10 +120,16 @@ struct SchemaCompiler {
             return JSONFragments.string(&nfa, from: from)
         case .integer(let bounds):
             let (low, high) = try integerBounds(bounds, path: path, integral: false)
-            return JSONFragments.integer(&nfa, from: from, minimum: low, maximum: high)
+            let rule = numberRule("integer", low, high) {
+                JSONFragments.integer(&$0, from: $1, minimum: low, maximum: high)
+            }
+            return call(rule, &nfa, from: from)
         case .number(let bounds):
             let (low, high) = try integerBounds(bounds, path: path, integral: true)
-            return JSONFragments.number(&nfa, from: from, minimum: low, maximum: high)
+            let rule = numberRule("number", low, high) {
+                JSONFragments.number(&$0, from: $1, minimum: low, maximum: high)
+            }
+            return call(rule, &nfa, from: from)
         case .boolean:
             return JSONFragments.oneOf([Array("true".utf8), Array("false".utf8)], &nfa, from: from)
         case .null:
@@ -185,6 +192,21 @@ struct SchemaCompiler {
         rules.append(nil)
         ruleForKey[key] = rules.count - 1
         return (rules.count - 1, true)
+    }
+
+    /// The rule of an `integer` or `number` between `low` and `high`, one per kind and bounds for the whole
+    /// grammar: called rather than written in place, so a rule holding several (an object with optional
+    /// numeric properties) determinizes its own few states, not a copy of the digits' automaton per property
+    /// and per choice of which optional properties came before.
+    private mutating func numberRule(_ kind: String, _ low: Int64?, _ high: Int64?,
+                                     _ build: (inout ByteNFA, Int) -> Int) -> Int {
+        let bounds = "\(low.map(String.init) ?? "")..\(high.map(String.init) ?? "")"
+        let (rule, isNew) = reserve("\(kind)|\(bounds)")
+        guard isNew else { return rule }
+        var nfa = ByteNFA()
+        let accept = build(&nfa, nfa.start)
+        rules[rule] = ("\(kind) \(bounds)", nfa, accept)
+        return rule
     }
 
     /// The rule of an object: `{`, the properties in `x-order` (optional ones may be skipped), `}`.
