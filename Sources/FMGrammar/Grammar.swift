@@ -41,35 +41,38 @@ public final class Grammar: Sendable {
 
     /// Determinizes each rule's automaton (rule 0 is the entry) and joins them into one table.
     init(rules: [(name: String, nfa: ByteNFA, accept: Int)], options: GrammarOptions) {
-        var next: [Int32] = []
-        var isStringBody: [Bool] = []
-        var isInsideString: [Bool] = []
-        var calls: [[Call]] = []
-        var isFinal: [Bool] = []
-        var ruleOfState: [Int32] = []
-        var ruleStart: [Int32] = []
         let automata = rules.map { RuleAutomaton(nfa: $0.nfa, accept: $0.accept) }
+        var ruleStart: [Int32] = []
         var offset = 0
         for automaton in automata {
             ruleStart.append(Int32(offset))
             offset += automaton.stateCount
         }
+        var calls: [[Call]] = []
+        var isFinal: [Bool] = [], hasBytes: [Bool] = [], isStringBody: [Bool] = [], isInsideString: [Bool] = []
+        var ruleOfState: [Int32] = []
+        // One allocation for the joined table; each rule's local targets shift by the rule's first state.
+        let next = [Int32](unsafeUninitializedCapacity: offset * 256) { table, count in
+            for (ruleIndex, automaton) in automata.enumerated() {
+                let base = ruleStart[ruleIndex], start = Int(base) * 256
+                for (index, target) in automaton.next.enumerated() {
+                    table[start + index] = target < 0 ? -1 : target + base
+                }
+            }
+            count = offset * 256
+        }
         for (ruleIndex, automaton) in automata.enumerated() {
             let base = ruleStart[ruleIndex]
-            next.append(contentsOf: automaton.next.map { $0 < 0 ? -1 : $0 + base })
             for state in 0..<automaton.stateCount {
                 calls.append(automaton.calls[state].map {
                     Call(rule: Int32($0.rule), returnState: Int32($0.target) + base)
                 })
                 isFinal.append(automaton.isFinal[state])
+                hasBytes.append(automaton.hasBytes[state])
                 isStringBody.append(automaton.isStringBody[state])
                 isInsideString.append(automaton.isStringBody[state] || automaton.isStringInterior[state])
                 ruleOfState.append(Int32(ruleIndex))
             }
-        }
-        var hasBytes = [Bool](repeating: false, count: isFinal.count)
-        for state in 0..<isFinal.count {
-            hasBytes[state] = next[(state * 256)..<(state * 256 + 256)].contains { $0 >= 0 }
         }
         self.next = next
         self.calls = calls
@@ -104,6 +107,8 @@ struct RuleAutomaton {
     var calls: [[(rule: Int, target: Int)]] = []
     /// Whether each state is final.
     var isFinal: [Bool] = []
+    /// Whether each state has at least one byte transition.
+    var hasBytes: [Bool] = []
     /// Whether each state holds a string-body node.
     var isStringBody: [Bool] = []
     /// Whether each state holds only nodes within one character of a string body.
@@ -161,7 +166,8 @@ struct RuleAutomaton {
                 cuts.insert(range.high + 1)
             }
             let bounds = cuts.sorted()
-            var row = [Int32](repeating: -1, count: 256)
+            let row = next.count
+            next.append(contentsOf: repeatElement(-1, count: 256))
             var memo: [[Int]: Int] = [:]
             for (low, end) in zip(bounds, bounds.dropFirst()) {
                 let targets = ranges.filter { $0.low <= low && low <= $0.high }.map(\.target)
@@ -173,9 +179,9 @@ struct RuleAutomaton {
                     state = intern(closure(targets))
                     memo[targets] = state
                 }
-                for byte in low..<end { row[byte] = Int32(state) }
+                for byte in low..<end { next[row + byte] = Int32(state) }
             }
-            next.append(contentsOf: row)
+            hasBytes.append(next[row..<(row + 256)].contains { $0 >= 0 })
             calls.append(callTargets.map { ($0.rule, intern(closure($0.targets))) })
             isFinal.append(set.contains(accept))
             isStringBody.append(set.contains { nfa.stringBodyNodes.contains($0) })
