@@ -133,8 +133,7 @@ public final class Generator: @unchecked Sendable {
             result.prefillSeconds = Self.now() - started
             return result
         }
-        let firstMask = fillMask(slot, request.constraint)
-        result.maskSeconds = Self.now() - started
+        let firstMask = fillMask(slot, request.constraint, timing: &result.maskSeconds)
         try scheduler.prefill(slot, prompt: prompt, reuse: reuse, logits: true, mask: firstMask)
         let decodeStarted = Self.now()
         result.prefillSeconds = decodeStarted - started
@@ -171,9 +170,7 @@ public final class Generator: @unchecked Sendable {
                 break
             }
             clock = PhaseClock(profile)
-            let maskStarted = request.constraint == nil ? 0 : Self.now()
-            let mask = fillMask(slot, request.constraint)
-            if mask != nil { result.maskSeconds += Self.now() - maskStarted }
+            let mask = fillMask(slot, request.constraint, timing: &result.maskSeconds)
             clock.lap(.mask)
             try scheduler.step(slot, token: token, position: position, mask: mask)
             profile?.countStep()
@@ -204,11 +201,15 @@ public final class Generator: @unchecked Sendable {
         }
     }
 
-    /// Asks the constraint for the next step's allowed tokens into `slot`'s mask; nil when there is no constraint.
-    private func fillMask(_ slot: SequenceSlot, _ constraint: TokenConstraint?) -> UnsafePointer<UInt32>? {
+    /// Asks the constraint for the next step's allowed tokens into `slot`'s mask, adding the time it took to
+    /// `seconds`; nil (and no time) when there is no constraint.
+    private func fillMask(_ slot: SequenceSlot, _ constraint: TokenConstraint?,
+                          timing seconds: inout Double) -> UnsafePointer<UInt32>? {
         guard let constraint else { return nil }
+        let started = Self.now()
         slot.mask.update(repeating: 0)
         constraint.allowedTokens(slot.mask)
+        seconds += Self.now() - started
         return UnsafePointer(slot.mask.baseAddress)
     }
 
