@@ -82,23 +82,11 @@ extension YAMLParser {
     /// After the streamed sequence: what the root mapping's loop would accept after its value. Only the end
     /// of the mapping can follow the key found last; anything else is the error that loop reports.
     private mutating func finishStreamedMapping(_ sequence: StreamedSequence) throws {
-        if atEnd { return }
-        let next = column(of: pos)
-        let key = sequence.key
-        if next > sequence.mappingIndent {
-            throw error("unexpected indentation (\(next) spaces) after the value of key '\(streamKey ?? "")' at "
-                + "\(key.line):\(key.column); align the line with the keys of a mapping above, or indent it under "
-                + "a key", at: pos)
+        guard try mappingContinues(indent: sequence.mappingIndent, afterKey: streamKey ?? "", at: sequence.key) else {
+            return
         }
-        if next < sequence.mappingIndent || isDocumentMarker(at: pos, "...") { return }
-        try checkDocumentMarkers()
-        try rejectUnsupported()
-        if isSequenceIndicator(at: pos) {
-            throw error("a sequence entry '- ' where a mapping key was expected; indent it under a key, or align it "
-                + "with its siblings", at: pos)
-        }
-        let start = sequence.mappingStart
-        throw error("expected 'key: value' at this indentation (the mapping starts at \(start.line):\(start.column))",
+        try checkMappingKey(mappingStart: sequence.mappingStart)
+        throw error("a key after '\(streamKey ?? "")', which was read as the mapping's last key; move it above",
                     at: pos)
     }
 }

@@ -399,14 +399,8 @@ public struct YAMLParser {
         var entries: [YAMLNode.Entry] = []
         var seen: [String: SourceLocation] = [:]
         while true {
-            try rejectUnsupported()
+            try checkMappingKey(mappingStart: start)
             let keyStart = pos
-            guard !isSequenceIndicator(at: pos), try isImplicitKey() else {
-                if isSequenceIndicator(at: pos) {
-                    throw error("a sequence entry '- ' where a mapping key was expected; indent it under a key, or align it with its siblings", at: pos)
-                }
-                throw error("expected 'key: value' at this indentation (the mapping starts at \(start.line):\(start.column))", at: pos)
-            }
             let key = try parseKey()
             let name = key.scalar?.text ?? ""
             if let first = seen[name] {
@@ -438,15 +432,33 @@ public struct YAMLParser {
                 value = try parseBlockNode(parentIndent: indent, inlineAfterKey: true)
             }
             entries.append(YAMLNode.Entry(key: key, value: value))
-            if atEnd { break }
-            let next = column(of: pos)
-            if next > indent {
-                throw error("unexpected indentation (\(next) spaces) after the value of key '\(name)' at \(key.location.line):\(key.location.column); align the line with the keys of a mapping above, or indent it under a key", at: pos)
-            }
-            if next < indent || isDocumentMarker(at: pos, "...") { break }
-            try checkDocumentMarkers()
+            if try !mappingContinues(indent: indent, afterKey: name, at: key.location) { break }
         }
         return YAMLNode(.mapping(entries), at: start)
+    }
+
+    /// Checks that a block mapping key (of the mapping starting at `mappingStart`) starts at `pos`.
+    func checkMappingKey(mappingStart start: SourceLocation) throws {
+        try rejectUnsupported()
+        guard !isSequenceIndicator(at: pos), try isImplicitKey() else {
+            if isSequenceIndicator(at: pos) {
+                throw error("a sequence entry '- ' where a mapping key was expected; indent it under a key, or align it with its siblings", at: pos)
+            }
+            throw error("expected 'key: value' at this indentation (the mapping starts at \(start.line):\(start.column))", at: pos)
+        }
+    }
+
+    /// After the value of the key `name` (at `key`) of a block mapping indented `indent`: whether another key
+    /// of the mapping follows.
+    mutating func mappingContinues(indent: Int, afterKey name: String, at key: SourceLocation) throws -> Bool {
+        if atEnd { return false }
+        let next = column(of: pos)
+        if next > indent {
+            throw error("unexpected indentation (\(next) spaces) after the value of key '\(name)' at \(key.line):\(key.column); align the line with the keys of a mapping above, or indent it under a key", at: pos)
+        }
+        if next < indent || isDocumentMarker(at: pos, "...") { return false }
+        try checkDocumentMarkers()
+        return true
     }
 
     /// A block mapping key: a single-line plain or quoted scalar (pos is left at the ':').
