@@ -76,20 +76,27 @@ enum JSONFragments {
     /// The decimal digits of `value` (non-negative).
     private static func digits(_ value: Int64) -> [UInt8] { Array(String(value).utf8) }
 
-    /// Non-negative integers in `low...high` without leading zeros.
+    /// Non-negative integers in `low...high` without leading zeros. Every branch ends in one shared chain
+    /// of "any n more digits" nodes, so determinizing gives one state per digits-left count instead of one
+    /// per path that reached it (an unbounded number went from 318 states to under 100).
     static func magnitude(_ nfa: inout ByteNFA, from: Int, low: Int64, high: Int64) -> Int {
-        let end = nfa.addNode()
-        guard low <= high else { return end }
+        var tails = [nfa.addNode()]
+        guard low <= high else { return tails[0] }
         let lowDigits = digits(low).count, highDigits = digits(high).count
+        for _ in 1..<highDigits {
+            let node = nfa.addNode()
+            nfa.addBytes(from: node, UInt8(ascii: "0"), UInt8(ascii: "9"), to: tails[tails.count - 1])
+            tails.append(node)
+        }
         for length in lowDigits...highDigits {
             let floor: Int64 = length == 1 ? 0 : power(10, length - 1)
             let ceiling: Int64 = power(10, length) - 1
             let rangeLow = max(low, floor), rangeHigh = min(high, ceiling)
             guard rangeLow <= rangeHigh else { continue }
-            let last = sameLength(&nfa, from: from, low: ArraySlice(digits(rangeLow)), high: ArraySlice(digits(rangeHigh)))
-            nfa.addEpsilon(from: last, to: end)
+            sameLength(&nfa, from: from, low: ArraySlice(digits(rangeLow)), high: ArraySlice(digits(rangeHigh)),
+                       tails: tails)
         }
-        return end
+        return tails[0]
     }
 
     /// 10^exponent.
@@ -97,37 +104,27 @@ enum JSONFragments {
         (0..<exponent).reduce(1) { result, _ in result * base }
     }
 
-    /// Digit strings of equal length between `low` and `high` (inclusive, same length).
-    private static func sameLength(_ nfa: inout ByteNFA, from: Int, low: ArraySlice<UInt8>, high: ArraySlice<UInt8>) -> Int {
-        guard let first = low.first, let top = high.first else { return from }
+    /// Digit strings of equal length between `low` and `high` (inclusive), from `from` to `tails[0]`;
+    /// `tails[n]` is the node from which exactly n more digits reach `tails[0]`.
+    private static func sameLength(_ nfa: inout ByteNFA, from: Int, low: ArraySlice<UInt8>, high: ArraySlice<UInt8>,
+                                   tails: [Int]) {
+        guard let first = low.first, let top = high.first else { return nfa.addEpsilon(from: from, to: tails[0]) }
         let restLow = low.dropFirst(), restHigh = high.dropFirst()
-        if first == top { return sameLength(&nfa, from: nfa.literal([first], from: from), low: restLow, high: restHigh) }
-        let end = nfa.addNode()
+        if first == top {
+            return sameLength(&nfa, from: nfa.literal([first], from: from), low: restLow, high: restHigh, tails: tails)
+        }
         let allZero = restLow.allSatisfy { $0 == UInt8(ascii: "0") }
         let allNine = restHigh.allSatisfy { $0 == UInt8(ascii: "9") }
         let middleLow = allZero ? first : first + 1, middleHigh = allNine ? top : top - 1
-        if middleLow <= middleHigh {
-            let node = nfa.byteClass([middleLow...middleHigh], from: from)
-            nfa.addEpsilon(from: anyDigits(&nfa, from: node, count: restLow.count), to: end)
-        }
+        if middleLow <= middleHigh { nfa.addBytes(from: from, middleLow, middleHigh, to: tails[restLow.count]) }
         if !allZero {
-            let node = nfa.literal([first], from: from)
             let nines = ArraySlice([UInt8](repeating: UInt8(ascii: "9"), count: restLow.count))
-            nfa.addEpsilon(from: sameLength(&nfa, from: node, low: restLow, high: nines), to: end)
+            sameLength(&nfa, from: nfa.literal([first], from: from), low: restLow, high: nines, tails: tails)
         }
         if !allNine {
-            let node = nfa.literal([top], from: from)
             let zeros = ArraySlice([UInt8](repeating: UInt8(ascii: "0"), count: restHigh.count))
-            nfa.addEpsilon(from: sameLength(&nfa, from: node, low: zeros, high: restHigh), to: end)
+            sameLength(&nfa, from: nfa.literal([top], from: from), low: zeros, high: restHigh, tails: tails)
         }
-        return end
-    }
-
-    /// Exactly `count` decimal digits.
-    private static func anyDigits(_ nfa: inout ByteNFA, from: Int, count: Int) -> Int {
-        var node = from
-        for _ in 0..<count { node = nfa.byteClass([0x30...0x39], from: node) }
-        return node
     }
 
     /// An integer in `minimum...maximum` (nil: unbounded, capped at `maximumIntegerDigits` digits).

@@ -32,6 +32,41 @@ import Testing
         #expect(!atLeast.accepts(Array("1000000000000000".utf8)))
     }
 
+    /// Wide random bounds (up to 15 digits, either sign): every value near each bound, at each power of ten
+    /// and each run of nines between them is accepted exactly when in range.
+    @Test func wideIntegerRangesAreExact() throws {
+        var random = SplitMix64(seed: 33)
+        let largest = JSONFragments.largestMagnitude
+        func draw() -> Int64 {
+            let digits = Int(random.next() % 15) + 1
+            let magnitude = Int64(random.next() % UInt64(String(repeating: "9", count: digits))!)
+            return random.next() % 3 == 0 ? -magnitude : magnitude
+        }
+        for _ in 0..<40 {
+            let (a, b) = (draw(), draw())
+            let (low, high) = (min(a, b), max(a, b))
+            let grammar = try grammar("integer", Int(low), Int(high))
+            var probes: [Int64] = [-largest, largest, 0]
+            for bound in [low, high] { probes += (-3...3).map { bound + $0 } }
+            var power: Int64 = 1
+            for _ in 0..<15 {
+                probes += [power, power - 1, -power, 1 - power, 2 * power - 1, power + 9]
+                power *= 10
+            }
+            for value in probes where abs(value) <= largest {
+                #expect(grammar.accepts(Array(String(value).utf8)) == (low...high).contains(value),
+                        "\(value) in \(low)...\(high)")
+            }
+        }
+    }
+
+    /// The digits share one chain of "any n more digits" states, so the unbounded number stays small
+    /// (318 states when each path kept its own chain).
+    @Test func unboundedNumbersDeterminizeSmall() throws {
+        #expect(try grammar("number", nil, nil).stateCount < 120)
+        #expect(try grammar("integer", nil, nil).stateCount < 40)
+    }
+
     @Test func numbersAreCalledRulesSharedByEveryPropertyWithTheirBounds() throws {
         let property = #"{"type":"number","minimum":0}"#
         let names = ["a", "b", "c", "d", "e"]
