@@ -80,7 +80,7 @@ public struct ExampleDocuments {
         while bytes.count < 400 {
             if simulator.completed && (configurations.isEmpty || coin() || bytes.count > 40) { break }
             let candidates = (0..<256).filter { byte in
-                configurations.contains { grammar.next[Int($0.state) * 256 + byte] >= 0 }
+                configurations.contains { grammar.target(of: Int($0.state), byte: byte) >= 0 }
             }
             let printable = candidates.filter { (0x20...0x7E).contains($0) }
             let pool = printable.isEmpty ? candidates : printable

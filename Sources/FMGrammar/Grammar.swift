@@ -12,8 +12,11 @@ public final class Grammar: Sendable {
         var returnState: Int32
     }
 
-    /// Byte transitions: `next[state * 256 + byte]` is the target state or -1.
+    /// Byte transitions: `next[state * classes.count + classes.classOf[byte]]` is the target state or -1
+    /// (read them with `target(of:byte:)`).
     let next: [Int32]
+    /// The classes of bytes the grammar tells apart: the columns of `next`.
+    let classes: ByteClasses
     /// Rule calls available in each state.
     let calls: [[Call]]
     /// Whether each state ends its rule.
@@ -34,6 +37,11 @@ public final class Grammar: Sendable {
     /// A readable name per rule, for diagnostics.
     let ruleNames: [String]
 
+    /// The state after `byte` from `state`, or -1.
+    @inline(__always) func target(of state: Int, byte: Int) -> Int32 {
+        next[state &* classes.count &+ Int(classes.classOf[byte])]
+    }
+
     /// The number of states over all rules.
     public var stateCount: Int { isFinal.count }
     /// The number of rules.
@@ -41,40 +49,30 @@ public final class Grammar: Sendable {
 
     /// Determinizes each rule's automaton (rule 0 is the entry) and joins them into one table.
     init(rules: [(name: String, nfa: ByteNFA, accept: Int)], options: GrammarOptions) {
-        let automata = rules.map { RuleAutomaton(nfa: $0.nfa, accept: $0.accept) }
+        // One table for all rules, written in place; reserving a row per NFA node usually covers it.
+        let classes = ByteClasses(rules.lazy.map(\.nfa))
+        var next: [Int32] = []
+        next.reserveCapacity(rules.reduce(0) { $0 + $1.nfa.nodeCount } * classes.count)
         var ruleStart: [Int32] = []
-        var offset = 0
-        for automaton in automata {
-            ruleStart.append(Int32(offset))
-            offset += automaton.stateCount
-        }
         var calls: [[Call]] = []
         var isFinal: [Bool] = [], hasBytes: [Bool] = [], isStringBody: [Bool] = [], isInsideString: [Bool] = []
         var ruleOfState: [Int32] = []
-        // One allocation for the joined table; each rule's local targets shift by the rule's first state.
-        let next = [Int32](unsafeUninitializedCapacity: offset * 256) { table, count in
-            for (ruleIndex, automaton) in automata.enumerated() {
-                let base = ruleStart[ruleIndex], start = Int(base) * 256
-                for (index, target) in automaton.next.enumerated() {
-                    table[start + index] = target < 0 ? -1 : target + base
-                }
+        for (ruleIndex, rule) in rules.enumerated() {
+            let base = Int32(isFinal.count)
+            let automaton = RuleAutomaton(nfa: rule.nfa, accept: rule.accept, classes: classes, base: base,
+                                          table: &next)
+            ruleStart.append(base)
+            calls += automaton.calls.map {
+                $0.map { Call(rule: Int32($0.rule), returnState: base + Int32($0.target)) }
             }
-            count = offset * 256
-        }
-        for (ruleIndex, automaton) in automata.enumerated() {
-            let base = ruleStart[ruleIndex]
-            for state in 0..<automaton.stateCount {
-                calls.append(automaton.calls[state].map {
-                    Call(rule: Int32($0.rule), returnState: Int32($0.target) + base)
-                })
-                isFinal.append(automaton.isFinal[state])
-                hasBytes.append(automaton.hasBytes[state])
-                isStringBody.append(automaton.isStringBody[state])
-                isInsideString.append(automaton.isStringBody[state] || automaton.isStringInterior[state])
-                ruleOfState.append(Int32(ruleIndex))
-            }
+            isFinal += automaton.isFinal
+            hasBytes += automaton.hasBytes
+            isStringBody += automaton.isStringBody
+            isInsideString += zip(automaton.isStringBody, automaton.isStringInterior).map { $0 || $1 }
+            ruleOfState += repeatElement(Int32(ruleIndex), count: automaton.stateCount)
         }
         self.next = next
+        self.classes = classes
         self.calls = calls
         self.isFinal = isFinal
         self.hasBytes = hasBytes
@@ -96,97 +94,5 @@ public final class Grammar: Sendable {
     public func acceptsPrefix<S: Sequence>(_ bytes: S) -> Bool where S.Element == UInt8 {
         var simulator = StackSimulator(grammar: self)
         return simulator.run(bytes) != .rejected
-    }
-}
-
-/// The deterministic automaton of one rule: byte transitions, calls and final states, local numbering.
-struct RuleAutomaton {
-    /// `next[state * 256 + byte]`: the local target state or -1.
-    var next: [Int32] = []
-    /// Calls per state: (rule, local target state).
-    var calls: [[(rule: Int, target: Int)]] = []
-    /// Whether each state is final.
-    var isFinal: [Bool] = []
-    /// Whether each state has at least one byte transition.
-    var hasBytes: [Bool] = []
-    /// Whether each state holds a string-body node.
-    var isStringBody: [Bool] = []
-    /// Whether each state holds only nodes within one character of a string body.
-    var isStringInterior: [Bool] = []
-    /// Number of states.
-    var stateCount: Int { isFinal.count }
-
-    /// Subset construction over bytes and call symbols; state 0 is the start.
-    init(nfa: ByteNFA, accept: Int) {
-        var index: [[Int]: Int] = [:]
-        var sets: [[Int]] = []
-        func intern(_ set: [Int]) -> Int {
-            if let found = index[set] { return found }
-            index[set] = sets.count
-            sets.append(set)
-            return sets.count - 1
-        }
-        func closure(_ seeds: [Int]) -> [Int] {
-            var seen = Set(seeds)
-            var stack = seeds
-            while let node = stack.popLast() {
-                for case .epsilon(let target) in nfa.edges[node] where seen.insert(target).inserted {
-                    stack.append(target)
-                }
-            }
-            return seen.sorted()
-        }
-        _ = intern(closure([nfa.start]))
-        var position = 0
-        while position < sets.count {
-            let set = sets[position]
-            var ranges: [(low: Int, high: Int, target: Int)] = []
-            var callTargets: [(rule: Int, targets: [Int])] = []
-            for node in set {
-                for edge in nfa.edges[node] {
-                    switch edge {
-                    case .bytes(let low, let high, let target):
-                        ranges.append((Int(low), Int(high), target))
-                    case .call(let rule, let target):
-                        if let slot = callTargets.firstIndex(where: { $0.rule == rule }) {
-                            callTargets[slot].targets.append(target)
-                        } else {
-                            callTargets.append((rule, [target]))
-                        }
-                    case .epsilon:
-                        break
-                    }
-                }
-            }
-            // The bytes split into classes at every range's ends; each class has one target set, so it
-            // is interned once, not once per byte.
-            var cuts = Set<Int>()
-            for range in ranges {
-                cuts.insert(range.low)
-                cuts.insert(range.high + 1)
-            }
-            let bounds = cuts.sorted()
-            let row = next.count
-            next.append(contentsOf: repeatElement(-1, count: 256))
-            var memo: [[Int]: Int] = [:]
-            for (low, end) in zip(bounds, bounds.dropFirst()) {
-                let targets = ranges.filter { $0.low <= low && low <= $0.high }.map(\.target)
-                guard !targets.isEmpty else { continue }
-                let state: Int
-                if let known = memo[targets] {
-                    state = known
-                } else {
-                    state = intern(closure(targets))
-                    memo[targets] = state
-                }
-                for byte in low..<end { next[row + byte] = Int32(state) }
-            }
-            hasBytes.append(next[row..<(row + 256)].contains { $0 >= 0 })
-            calls.append(callTargets.map { ($0.rule, intern(closure($0.targets))) })
-            isFinal.append(set.contains(accept))
-            isStringBody.append(set.contains { nfa.stringBodyNodes.contains($0) })
-            isStringInterior.append(!set.isEmpty && set.allSatisfy { nfa.stringInteriorNodes.contains($0) })
-            position += 1
-        }
     }
 }

@@ -95,7 +95,7 @@ struct StackSimulator {
         let start = buffer.count
         for position in range {
             let configuration = buffer[position]
-            let target = grammar.next[Int(configuration.state) &* 256 &+ Int(byte)]
+            let target = grammar.target(of: Int(configuration.state), byte: Int(byte))
             if target >= 0 { expand(target, over: configuration.parent, into: &buffer, from: start) }
         }
     }

@@ -50,7 +50,7 @@ struct StringSlices: Sendable {
         for id in ordinary {
             var state = body
             for byte in tokens[id] {
-                state = grammar.next[Int(state) &* 256 &+ Int(byte)]
+                state = grammar.target(of: Int(state), byte: Int(byte))
                 if state < 0 || !grammar.isInsideString[Int(state)] { break }
             }
             if state >= 0 && grammar.isInsideString[Int(state)] {
@@ -76,7 +76,7 @@ struct StringSlices: Sendable {
             head += 1
             guard grammar.calls[current].isEmpty, !grammar.isFinal[current] else { return nil }
             for byte in 0..<256 {
-                let target = grammar.next[current &* 256 &+ byte]
+                let target = grammar.target(of: current, byte: byte)
                 if target < 0 {
                     rows.append(-1)
                 } else if !grammar.isInsideString[Int(target)] {
