@@ -147,26 +147,37 @@ FMK_VNNI static void attend_many_avx512(const uint16_t *q, const uint16_t *k, si
     }
 }
 
-FMK_VNNI static void attend_avx512(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
-                                   size_t v_stride, int npos, int dim, float scale, int single, float *scores, float *out) {
+/// One token (decode) with `attend_portable`'s bits (its `single` order: four accumulators taking 16-wide
+/// chunks in turn). The turn is unrolled, so the accumulators stay in registers, and sixteen positions' q·k
+/// sums (sixteen output elements' p·v sums) are reduced together by `reduce16x16`, in `reduce16`'s order;
+/// every lane's chain of fused multiply-adds is unchanged.
+FMK_VNNI static void attend_one_avx512(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
+                                       size_t v_stride, int npos, int dim, float scale, float *scores, float *out) {
     int padded = (npos + 15) & ~15;
-    float max = -INFINITY;
-    for (int t = 0; t < npos; t++) {
-        const uint16_t *key = k + (size_t)t * k_stride;
-        __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
-        for (int c = 0; c < dim; c += 16) {
-            __m512 qv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(q + c)));
-            __m512 kv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(key + c)));
-            int j = single ? (c >> 4) & 3 : 0;
-            acc[j] = _mm512_fmadd_ps(qv, kv, acc[j]);
+    __m512 top = _mm512_set1_ps(-INFINITY), sums[16];
+    for (int t0 = 0; t0 < npos; t0 += 16) {
+        for (int p = 0; p < 16; p++) {
+            // Lanes past the last position reuse position t0's key; their scores are discarded.
+            const uint16_t *key = k + (size_t)(t0 + p < npos ? t0 + p : t0) * k_stride;
+            __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            for (int c = 0; c < dim; c += 64) {
+                for (int j = 0; j < 4; j++) {
+                    if (c + 16 * j >= dim) break;
+                    __m512 qv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(q + c + 16 * j)));
+                    __m512 kv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(key + c + 16 * j)));
+                    acc[j] = _mm512_fmadd_ps(qv, kv, acc[j]);
+                }
+            }
+            sums[p] = _mm512_add_ps(_mm512_add_ps(acc[0], acc[2]), _mm512_add_ps(acc[1], acc[3]));
         }
-        __m512 sum = _mm512_add_ps(_mm512_add_ps(acc[0], acc[2]), _mm512_add_ps(acc[1], acc[3]));
-        scores[t] = reduce512(sum) * scale;
-        if (scores[t] > max) max = scores[t];
+        __mmask16 live = (__mmask16)(npos - t0 >= 16 ? 0xFFFF : (1u << (npos - t0)) - 1);
+        __m512 s = _mm512_mul_ps(reduce16x16(sums), _mm512_set1_ps(scale));
+        s = _mm512_mask_blend_ps(live, _mm512_set1_ps(-INFINITY), s);
+        _mm512_storeu_ps(scores + t0, s);
+        top = _mm512_max_ps(top, s);
     }
-    for (int t = npos; t < padded; t++) scores[t] = -INFINITY;
     double total = 0.0;
-    __m512 top = _mm512_set1_ps(max);
+    top = _mm512_set1_ps(_mm512_reduce_max_ps(top));
     for (int c = 0; c < padded; c += 16) {
         __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(scores + c), top));
         _mm512_storeu_ps(scores + c, e);
@@ -177,21 +188,31 @@ FMK_VNNI static void attend_avx512(const uint16_t *q, const uint16_t *k, size_t 
         __m256i halves = _mm512_cvtps_ph(_mm512_mul_ps(_mm512_loadu_ps(scores + c), inverse), _MM_FROUND_TO_NEAREST_INT);
         _mm512_storeu_ps(scores + c, _mm512_cvtph_ps(halves));
     }
-    int whole = single ? ((npos + 31) & ~31) & ~63 : padded;
-    for (int d = 0; d < dim; d++) {
-        const uint16_t *row = v + (size_t)d * v_stride;
-        __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
-        for (int c = 0; c < whole && c < npos; c += 16) {
-            int live_count = npos - c < 16 ? npos - c : 16;
-            __mmask16 live = (__mmask16)(live_count == 16 ? 0xFFFF : (1u << live_count) - 1);
-            __m512 values = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(live, row + c));
-            int j = single ? (c >> 4) & 3 : 0;
-            acc[j] = _mm512_mask3_fmadd_ps(_mm512_loadu_ps(scores + c), values, acc[j], live);
+    // Whole 64s of the 32-padded cache go through the accumulators; positions past them are added in double.
+    int whole = ((npos + 31) & ~31) & ~63;
+    for (int d0 = 0; d0 < dim; d0 += 16) {
+        for (int i = 0; i < 16; i++) {
+            const uint16_t *row = v + (size_t)(d0 + i) * v_stride;
+            __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            for (int c = 0; c < whole && c < npos; c += 64) {
+                for (int j = 0; j < 4; j++) {
+                    int at = c + 16 * j, live_count = npos - at;
+                    if (live_count <= 0) break;
+                    __mmask16 live = (__mmask16)(live_count >= 16 ? 0xFFFF : (1u << live_count) - 1);
+                    __m512 values = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(live, row + at));
+                    acc[j] = _mm512_mask3_fmadd_ps(_mm512_loadu_ps(scores + at), values, acc[j], live);
+                }
+            }
+            sums[i] = _mm512_add_ps(_mm512_add_ps(acc[0], acc[2]), _mm512_add_ps(acc[1], acc[3]));
         }
-        __m512 sum = _mm512_add_ps(_mm512_add_ps(acc[0], acc[2]), _mm512_add_ps(acc[1], acc[3]));
-        double total_v = (double)reduce512(sum);
-        for (int t = whole; t < npos; t++) total_v += (double)(_cvtsh_ss(row[t]) * scores[t]);
-        out[d] = (float)total_v;
+        float reduced[16];
+        _mm512_storeu_ps(reduced, reduce16x16(sums));
+        for (int i = 0; i < 16; i++) {
+            const uint16_t *row = v + (size_t)(d0 + i) * v_stride;
+            double total_v = (double)reduced[i];
+            for (int t = whole; t < npos; t++) total_v += (double)(_cvtsh_ss(row[t]) * scores[t]);
+            out[d0 + i] = (float)total_v;
+        }
     }
 }
 #endif
@@ -206,7 +227,7 @@ void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
         return;
     }
     if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0) {
-        attend_avx512(q, k, k_stride, v, v_stride, npos, dim, scale, single, scores, out);
+        attend_one_avx512(q, k, k_stride, v, v_stride, npos, dim, scale, scores, out);
         return;
     }
     if (level >= FMK_LEVEL_AVX2) {

@@ -267,7 +267,7 @@ func levelName(_ level: Int32) -> String { String(cString: fmk_level_name(level)
         let k = (0..<(capacity * stride)).map { _ in Float16(random.signed() * 2) }
         let v = (0..<(dim * capacity)).map { _ in Float16(random.signed()) }   // transposed: [dim][capacity]
         let scale: Float = 0.125
-        for positions in [1, 13, 16, 37, 100, 150] {
+        for positions in [1, 13, 16, 37, 63, 64, 65, 100, 127, 128, 150, 199, 200] {
           for single in [0, 1] {
             var scores = (0..<positions).map { t in
                 Double(scale) * (0..<dim).reduce(0.0) { $0 + Double(q[$1]) * Double(k[t * stride + $1]) }
@@ -277,7 +277,7 @@ func levelName(_ level: Int32) -> String { String(cString: fmk_level_name(level)
             let total = scores.reduce(0, +)
             var first: [UInt32]?
             for level in supportedLevels {
-                var scratch = [Float](repeating: .nan, count: 160), out = [Float](repeating: 0, count: dim)
+                var scratch = [Float](repeating: .nan, count: 208), out = [Float](repeating: 0, count: dim)
                 atLevel(level) {
                     fmk_attend_f16(q.map(\.bitPattern), k.map(\.bitPattern), stride, v.map(\.bitPattern), capacity,
                                    Int32(positions), Int32(dim), scale, Int32(single), &scratch, &out)
