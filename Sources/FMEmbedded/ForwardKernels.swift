@@ -35,6 +35,9 @@ struct KernelMatrix {
         cols = matrix.cols
         isQ8_0 = matrix.type == .q8_0
     }
+
+    /// The bytes of one row.
+    var rowBytes: Int { cols / quantBlock * (isQ8_0 ? 34 : 20) }
 }
 
 /// How a thread's share maps onto heads, matrix rows and buffers, and the kernel calls and element-wise

@@ -137,7 +137,7 @@ extension ForwardPass {
         }
         pool.barrier()
         let rows = share(c.vocabSize, worker, workers), blocks = dim / quantBlock
-        let tile = tileRows(rowBytes: blocks * (output.isQ8_0 ? 34 : 20))
+        let tile = tileRows(rowBytes: output.rowBytes)
         var r0 = rows.lowerBound
         while r0 < rows.upperBound {
             let r1 = min(rows.upperBound, r0 + tile)

@@ -1,6 +1,7 @@
 // x86 kernels: AVX2 and AVX-512 VNNI instantiations of X86Template.h (row kernels) and
 // X86TileTemplate.h (prefill tiles: eight rows × one token with AVX2's sixteen 256-bit registers,
-// sixteen rows × three tokens with AVX-512's thirty-two 512-bit ones), chosen at run time.
+// sixteen rows × three tokens with AVX-512's thirty-two 512-bit ones), chosen at run time; the
+// AVX-512 matrix-vector kernels of X86Rows.h take four rows at a time.
 #include "Internal.h"
 
 #ifdef FMK_X86
@@ -56,10 +57,11 @@
 #undef FMK_SUFFIX
 #undef FMK_ATTR
 #undef FMK_DOT
+#include "X86Rows.h"
 
 void fmk_matvec_q4_1_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, const float *xs, float *out) {
-    if (vnni) matvec_q4_1_vnni(w, n, row0, row1, xq, xd, xs, out);
+    if (vnni) matvec_q4_1_rows4(w, n, row0, row1, xq, xd, xs, out);
     else matvec_q4_1_avx2(w, n, row0, row1, xq, xd, xs, out);
 }
 
@@ -77,7 +79,7 @@ void fmk_matmul_q4_1_tiled_x86(int vnni, const uint8_t *w, int n, int row0, int 
 
 void fmk_matvec_q8_0_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, const uint32_t *mask, float *out) {
-    if (vnni) matvec_q8_0_vnni(w, n, row0, row1, xq, xd, mask, out);
+    if (vnni) matvec_q8_0_rows4(w, n, row0, row1, xq, xd, mask, out);
     else matvec_q8_0_avx2(w, n, row0, row1, xq, xd, mask, out);
 }
 

@@ -221,7 +221,9 @@ func levelName(_ level: Int32) -> String { String(cString: fmk_level_name(level)
         let x = QuantizedRows((0..<(tokens * cols)).map { _ in random.signed() })
         let expected = (0..<tokens).map { t in (0..<rows).map { referenceDot(w, q8_0: true, row: $0, cols: cols, x, token: t).bitPattern } }
         var mask = [UInt32](repeating: 0, count: 3)
-        let allowed = Set([0, 5, 31, 32, 69])
+        // Lone rows, and whole groups of four (40..<48, aligned) and five (58..<63, not), which the
+        // AVX-512 kernel takes four at a time.
+        let allowed = Set([0, 5, 31, 32, 69] + Array(40..<48) + Array(58..<63))
         for r in allowed { mask[r / 32] |= 1 << UInt32(r % 32) }
         for level in supportedLevels {
             let name = levelName(level)
