@@ -108,9 +108,10 @@ extension ForwardPass {
     func tileRows(rowBytes: Int) -> Int { max(4, 16384 / max(1, rowBytes) / 4 * 4) }
 
     /// `out[t*stride + r] = row r · activations of token t` for `rows` and the tokens of a batched
-    /// decode step: the matrix–matrix kernels, which read each weight block once for four tokens and
-    /// give each token exactly the floats of the matrix–vector kernel a one-token pass uses (the same
-    /// block order and accumulator; `DecodeKernelParityTests` holds them to it bit for bit).
+    /// decode step: the matrix–matrix kernels (Q4_1 from the packed copy where there is one), which
+    /// read each weight block once for four tokens and give each token exactly the floats of the
+    /// matrix–vector kernel a one-token pass uses (the same block order and accumulator;
+    /// `DecodeKernelParityTests` holds them to it bit for bit).
     @inline(__always)
     func multiplyDecodeBatch(_ m: KernelMatrix, rows: Range<Int>, tokens: Int, out: UnsafeMutablePointer<Float>,
                              stride: Int, input: Activations) {
@@ -119,7 +120,7 @@ extension ForwardPass {
         if m.isQ8_0 {
             fmk_matmul_q8_0(m.data, cols, r0, r1, quants, scales, Int32(tokens), out, stride)
         } else {
-            fmk_matmul_q4_1(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
+            fmk_matmul_q4_1_packed(m.data, m.packed, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
         }
     }
 }

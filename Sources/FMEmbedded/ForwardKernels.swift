@@ -27,13 +27,16 @@ struct KernelMatrix {
     let rows: Int, cols: Int
     /// True for Q8_0 blocks, false for Q4_1.
     let isQ8_0: Bool
+    /// The rows packed for the decode kernel (`PackedWeights`), or nil.
+    let packed: UnsafeRawPointer?
 
-    /// The kernel view of `matrix`.
-    init(_ matrix: QuantMatrix) {
+    /// The kernel view of `matrix`, with its packed copy in `packing` if it has one.
+    init(_ matrix: QuantMatrix, packing: PackedWeights? = nil) {
         data = matrix.data
         rows = matrix.rows
         cols = matrix.cols
         isQ8_0 = matrix.type == .q8_0
+        packed = packing?.packed(matrix)
     }
 
     /// The bytes of one row.
@@ -73,7 +76,7 @@ extension ForwardPass {
         let (quants, scales, sums) = input
         let (r0, r1, cols) = (Int32(rows.lowerBound), Int32(rows.upperBound), Int32(m.cols))
         switch (m.isQ8_0, tokens == 1) {
-        case (false, true): fmk_matvec_q4_1(m.data, cols, r0, r1, quants, scales, sums, out)
+        case (false, true): fmk_matmul_q4_1_packed(m.data, m.packed, cols, r0, r1, quants, scales, sums, 1, out, stride)
         case (false, false) where model.prefillKernel == .tiles:
             fmk_matmul_q4_1_tiled(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
         case (false, false): fmk_matmul_q4_1(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)

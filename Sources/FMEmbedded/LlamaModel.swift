@@ -53,6 +53,7 @@ public final class LlamaModel: @unchecked Sendable {
     public let file: GGUFFile?
 
     let layers: UnsafeMutablePointer<LayerTable>
+    let packedWeights: PackedWeights
     let outputMatrix: KernelMatrix
     let norms: UnsafeMutablePointer<Float>
     let buffers: ForwardBuffers
@@ -95,14 +96,19 @@ public final class LlamaModel: @unchecked Sendable {
         pool = ThreadPool(threadCount: threads, kernelLevel: level)
         norms = .allocate(capacity: (2 * config.layerCount + 1) * config.dim)
         layers = .allocate(capacity: config.layerCount)
+        let packing = PackedWeights(weights.layers.flatMap {
+            [$0.query, $0.key, $0.value, $0.attentionOutput, $0.gate, $0.up, $0.down]
+        }, pool: pool)
+        packedWeights = packing
         for (i, layer) in weights.layers.enumerated() {
             let attention = norms + 2 * i * config.dim, ffn = attention + config.dim
             attention.update(from: layer.attentionNorm, count: config.dim)
             ffn.update(from: layer.ffnNorm, count: config.dim)
+            func kernel(_ m: QuantMatrix) -> KernelMatrix { KernelMatrix(m, packing: packing) }
             (layers + i).initialize(to: LayerTable(
-                attentionNorm: attention, ffnNorm: ffn, query: KernelMatrix(layer.query), key: KernelMatrix(layer.key),
-                value: KernelMatrix(layer.value), attentionOutput: KernelMatrix(layer.attentionOutput),
-                gate: KernelMatrix(layer.gate), up: KernelMatrix(layer.up), down: KernelMatrix(layer.down)))
+                attentionNorm: attention, ffnNorm: ffn, query: kernel(layer.query), key: kernel(layer.key),
+                value: kernel(layer.value), attentionOutput: kernel(layer.attentionOutput),
+                gate: kernel(layer.gate), up: kernel(layer.up), down: kernel(layer.down)))
         }
         outputMatrix = KernelMatrix(weights.output)
         (norms + 2 * config.layerCount * config.dim).update(from: weights.outputNorm, count: config.dim)

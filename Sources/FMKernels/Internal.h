@@ -76,6 +76,9 @@ void fmk_matmul_q8_0_neon(int dotprod, const uint8_t *w, int n, int row0, int ro
 #ifdef FMK_X86
 void fmk_matvec_q4_1_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, const float *xs, float *out);
+void fmk_matmul_q4_1_packed_vnni(const uint8_t *w, const uint8_t *packed, int n, int row0, int row1,
+                                 const int8_t *xq, const float *xd, const float *xs, int ntok, float *out,
+                                 size_t out_stride);
 void fmk_matmul_q4_1_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, const float *xs, int ntok, float *out, size_t out_stride);
 void fmk_matmul_q4_1_tiled_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,

@@ -1,7 +1,7 @@
 // x86 kernels: AVX2 and AVX-512 VNNI instantiations of X86Template.h (row kernels) and
 // X86TileTemplate.h (prefill tiles: eight rows × one token with AVX2's sixteen 256-bit registers,
 // sixteen rows × three tokens with AVX-512's thirty-two 512-bit ones), chosen at run time; the
-// AVX-512 matrix-vector kernels of X86Rows.h take four rows at a time.
+// AVX-512 decode kernels of X86Rows.h take four rows at a time (Q4_1 ones packed).
 #include "Internal.h"
 
 #ifdef FMK_X86
@@ -61,8 +61,14 @@
 
 void fmk_matvec_q4_1_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, const float *xs, float *out) {
-    if (vnni) matvec_q4_1_rows4(w, n, row0, row1, xq, xd, xs, out);
+    if (vnni) matvec_q4_1_vnni(w, n, row0, row1, xq, xd, xs, out);
     else matvec_q4_1_avx2(w, n, row0, row1, xq, xd, xs, out);
+}
+
+void fmk_matmul_q4_1_packed_vnni(const uint8_t *w, const uint8_t *packed, int n, int row0, int row1,
+                                 const int8_t *xq, const float *xd, const float *xs, int ntok, float *out,
+                                 size_t out_stride) {
+    matmul_q4_1_packed(w, packed, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
 }
 
 void fmk_matmul_q4_1_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,

@@ -44,10 +44,15 @@ import Testing
                 for level in supportedLevels {
                     #expect(fmk_set_level(level) == 0)
                     var batch = [Float](repeating: .nan, count: tokens * rows)
+                    var packedBatch = batch
                     if q8_0 {
                         fmk_matmul_q8_0(w, Int32(cols), 0, Int32(rows), x.qs, x.d, Int32(tokens), &batch, rows)
                     } else {
                         fmk_matmul_q4_1(w, Int32(cols), 0, Int32(rows), x.qs, x.d, x.s, Int32(tokens), &batch, rows)
+                        var packed = [UInt8](repeating: 0, count: w.count)
+                        fmk_pack_q4_1(w, Int32(rows / 4 * 4), Int32(cols), &packed)
+                        fmk_matmul_q4_1_packed(w, packed, Int32(cols), 0, Int32(rows), x.qs, x.d, x.s, Int32(tokens),
+                                               &packedBatch, rows)
                     }
                     for t in 0..<tokens {
                         var single = [Float](repeating: .nan, count: rows)
@@ -59,6 +64,12 @@ import Testing
                         }
                         let same = (0..<rows).allSatisfy { batch[t * rows + $0].bitPattern == single[$0].bitPattern }
                         #expect(same, "\(q8_0 ? "Q8_0" : "Q4_1") level \(level), \(tokens) tokens, token \(t)")
+                        if !q8_0 {
+                            let packedSame = (0..<rows).allSatisfy {
+                                packedBatch[t * rows + $0].bitPattern == single[$0].bitPattern
+                            }
+                            #expect(packedSame, "packed Q4_1 level \(level), \(tokens) tokens, token \(t)")
+                        }
                     }
                 }
             }

@@ -31,7 +31,7 @@ func randomQ4_1(rows: Int, cols: Int, random: inout KernelRandom) -> [UInt8] {
 }
 
 /// Random Q8_0 rows in ggml's block layout (quants in -127...127).
-private func randomQ8_0(rows: Int, cols: Int, random: inout KernelRandom) -> [UInt8] {
+func randomQ8_0(rows: Int, cols: Int, random: inout KernelRandom) -> [UInt8] {
     var bytes: [UInt8] = []
     for _ in 0..<(rows * cols / 32) {
         let d = Float16(0.001 + abs(random.signed()) * 0.01)
@@ -196,6 +196,22 @@ func levelName(_ level: Int32) -> String { String(cString: fmk_level_name(level)
             atLevel(level) { fmk_matvec_q4_1(w, Int32(cols), 3, Int32(rows), x.qs, x.d, x.s, &out) }
             #expect(out[0..<3].allSatisfy { $0.isNaN }, "rows outside the range stay untouched (\(name))")
             #expect(out[3...].map(\.bitPattern) == Array(expected[0][3...]), "\(name) matvec")
+            // Packed in groups of four (rows 0..<36); rows 3 and 36 lie outside whole groups in 3..<37.
+            var packed = [UInt8](repeating: 0, count: w.count)
+            fmk_pack_q4_1(w, Int32(rows / 4 * 4), Int32(cols), &packed)
+            for batch in [1, tokens] {
+                var fromPacked = [Float](repeating: .nan, count: batch * rows)
+                atLevel(level) {
+                    fmk_matmul_q4_1_packed(w, packed, Int32(cols), 3, Int32(rows), x.qs, x.d, x.s, Int32(batch),
+                                           &fromPacked, rows)
+                }
+                for t in 0..<batch {
+                    let got = fromPacked[(t * rows)..<((t + 1) * rows)]
+                    #expect(got.prefix(3).allSatisfy { $0.isNaN }, "packed: rows outside stay untouched (\(name))")
+                    #expect(got.dropFirst(3).map(\.bitPattern) == Array(expected[t][3...]),
+                            "\(name) packed, \(batch) tokens")
+                }
+            }
             for tiled in [false, true] {
                 var batch = [Float](repeating: .nan, count: tokens * (rows + 1))
                 atLevel(level) {

@@ -96,6 +96,9 @@ static void matrix_case(int cols, int rows, int first, int tokens) {
     uint8_t *w4 = random_q4_1(rows, cols), *w8 = random_q8_0(rows, cols);
     uint32_t mask[64] = {0};
     for (int r = 0; r < rows; r++) if (next_random() % 3) mask[r / 32] |= 1u << (r % 32);
+    // The whole groups of four rows, packed; the packed kernel reads any other row from `w4`.
+    uint8_t *packed = malloc((size_t)rows * nb * 20);
+    fmk_pack_q4_1(w4, rows / 4 * 4, cols, packed);
 
     for (int t = 0; t < tokens; t++) {
         memset(out, 0, stride * sizeof(float));
@@ -109,6 +112,16 @@ static void matrix_case(int cols, int rows, int first, int tokens) {
     memset(out, 0, (size_t)tokens * stride * sizeof(float));
     fmk_matmul_q4_1(w4, cols, first, rows, qs, d, s, tokens, out, stride);
     for (int t = 0; t < tokens; t++) print_row("matmul_q4_1", shape, t, out + t * stride + first, (size_t)(rows - first) * sizeof(float));
+    // One token (a decode step) and every token at once (a batched decode step).
+    const int batches[] = {1, tokens};
+    for (int i = tokens > 1 ? 0 : 1; i < 2; i++) {
+        int batch = batches[i];
+        memset(out, 0, (size_t)tokens * stride * sizeof(float));
+        fmk_matmul_q4_1_packed(w4, packed, cols, first, rows, qs, d, s, batch, out, stride);
+        for (int t = 0; t < batch; t++) {
+            print_row("matmul_q4_1_packed", shape, t, out + t * stride + first, (size_t)(rows - first) * sizeof(float));
+        }
+    }
     memset(out, 0, (size_t)tokens * stride * sizeof(float));
     fmk_matmul_q4_1_tiled(w4, cols, first, rows, qs, d, s, tokens, out, stride);
     for (int t = 0; t < tokens; t++) {
@@ -123,7 +136,7 @@ static void matrix_case(int cols, int rows, int first, int tokens) {
     fmk_dequantize_row(FMK_TYPE_Q8_0, w8, cols, row);
     print_row("dequantize_q8_0", shape, 0, row, (size_t)cols * sizeof(float));
     free(row);
-    free(x); free(qs); free(q0); free(d); free(s); free(d0); free(out); free(w4); free(w8);
+    free(x); free(qs); free(q0); free(d); free(s); free(d0); free(out); free(w4); free(w8); free(packed);
 }
 
 /// Attention over a half KV cache: every position count shape the engine meets, prefill and decode order.
