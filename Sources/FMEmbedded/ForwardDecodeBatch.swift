@@ -101,11 +101,10 @@ extension LlamaModel {
 }
 
 extension ForwardPass {
-    /// Rows of an output-layer tile in a batched decode: about 16 KiB of weights, which stay in the
-    /// core's cache while every sequence's logits (each under its own mask) are computed from them; a
-    /// multiple of four, the rows the AVX-512 matrix-vector kernel takes at a time.
+    /// Rows of a Q4_1 output-layer tile in a batched decode: about 16 KiB of weights, which stay in the
+    /// core's cache while every sequence's logits (each under its own mask) are computed from them.
     @inline(__always)
-    func tileRows(rowBytes: Int) -> Int { max(4, 16384 / max(1, rowBytes) / 4 * 4) }
+    func tileRows(rowBytes: Int) -> Int { max(4, 16384 / max(1, rowBytes)) }
 
     /// `out[t*stride + r] = row r · activations of token t` for `rows` and the tokens of a batched
     /// decode step: the matrix–matrix kernels (Q4_1 from the packed copy where there is one), which

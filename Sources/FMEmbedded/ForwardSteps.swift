@@ -120,8 +120,9 @@ extension ForwardPass {
 
     /// logits = output · RMSNorm(x + projected) · gain for the last token (every token of a decode
     /// step), into each token's `places` destination. With a token's mask, rows it forbids get
-    /// -infinity (the Q8_0 kernel skips them). Rows are taken in tiles, every token's logits per tile,
-    /// so a batched step reads each output row from memory once.
+    /// -infinity (the Q8_0 kernel skips them). A Q8_0 layer takes every token in one call
+    /// (`outputLayer`); Q4_1 rows are taken in tiles, every token's logits per tile, so a batched step
+    /// reads each output row from memory once.
     @inline(__always)
     func logits(gain: UnsafePointer<Float>, output: KernelMatrix) {
         let dim = c.dim, n = tokens.count
@@ -137,24 +138,52 @@ extension ForwardPass {
         }
         pool.barrier()
         let rows = share(c.vocabSize, worker, workers), blocks = dim / quantBlock
+        if output.isQ8_0 {
+            outputLayer(output, rows: rows, tokens: first..<n)
+            return
+        }
         let tile = tileRows(rowBytes: output.rowBytes)
         var r0 = rows.lowerBound
         while r0 < rows.upperBound {
             let r1 = min(rows.upperBound, r0 + tile)
-            for j in 0..<(n - first) {
-                let place = places[first + j]
+            for t in first..<n {
+                let j = t - first, place = places[t]
                 guard let out = place.logits else { continue }
                 let (q, d, s) = (b.actQuants + j * dim, b.actScale + j * blocks, b.actSum + j * blocks)
-                if output.isQ8_0 {
-                    fmk_matvec_q8_0(output.data, Int32(output.cols), Int32(r0), Int32(r1), q, d, place.mask, out)
-                } else {
-                    fmk_matvec_q4_1(output.data, Int32(output.cols), Int32(r0), Int32(r1), q, d, s, out)
-                    if let mask = place.mask {
-                        for r in r0..<r1 where !tokenAllowed(r, by: mask) { out[r] = -.infinity }
-                    }
+                fmk_matvec_q4_1(output.data, Int32(output.cols), Int32(r0), Int32(r1), q, d, s, out)
+                if let mask = place.mask {
+                    for r in r0..<r1 where !tokenAllowed(r, by: mask) { out[r] = -.infinity }
                 }
             }
             r0 = r1
+        }
+    }
+
+    /// This thread's `rows` of the Q8_0 output layer for `tokens` (slots of the activation buffers from
+    /// the first) that have a logits destination, in one `fmk_logits_q8_0` call: the kernel reads each
+    /// weight block once for several tokens.
+    @inline(__always)
+    func outputLayer(_ output: KernelMatrix, rows: Range<Int>, tokens: Range<Int>) {
+        let dim = c.dim, blocks = dim / quantBlock
+        withUnsafeTemporaryAllocation(of: UnsafeRawPointer?.self, capacity: 4 * tokens.count) { slots in
+            let slot = UnsafeMutableRawPointer(slots.baseAddress!)
+            let stride = tokens.count * MemoryLayout<UnsafeRawPointer?>.stride
+            let quants = slot.bindMemory(to: UnsafePointer<Int8>?.self, capacity: tokens.count)
+            let scales = (slot + stride).bindMemory(to: UnsafePointer<Float>?.self, capacity: tokens.count)
+            let masks = (slot + 2 * stride).bindMemory(to: UnsafePointer<UInt32>?.self, capacity: tokens.count)
+            let outs = (slot + 3 * stride).bindMemory(to: UnsafeMutablePointer<Float>?.self, capacity: tokens.count)
+            var count = 0
+            for t in tokens {
+                guard let out = places[t].logits else { continue }
+                let j = t - tokens.lowerBound
+                quants[count] = UnsafePointer(b.actQuants + j * dim)
+                scales[count] = UnsafePointer(b.actScale + j * blocks)
+                masks[count] = places[t].mask
+                outs[count] = out
+                count += 1
+            }
+            fmk_logits_q8_0(output.data, Int32(output.cols), Int32(rows.lowerBound), Int32(rows.upperBound),
+                            Int32(count), quants, scales, masks, outs)
         }
     }
 }

@@ -234,6 +234,17 @@ void fmk_matvec_q8_0(const void *w, int n, int row0, int row1,
     fmk_matvec_q8_0_portable(w, n, row0, row1, xq, xd, mask, out);
 }
 
+void fmk_logits_q8_0(const void *w, int n, int row0, int row1, int ntok, const int8_t *const *xq,
+                     const float *const *xd, const uint32_t *const *masks, float *const *outs) {
+#ifdef FMK_X86
+    if (fmk_active_level() == FMK_LEVEL_AVX512VNNI) {
+        fmk_logits_q8_0_vnni(w, n, row0, row1, ntok, xq, xd, masks, outs);
+        return;
+    }
+#endif
+    for (int t = 0; t < ntok; t++) fmk_matvec_q8_0(w, n, row0, row1, xq[t], xd[t], masks[t], outs[t]);
+}
+
 void fmk_matmul_q8_0(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd,
                      int ntok, float *out, size_t out_stride) {

@@ -85,6 +85,8 @@ void fmk_matmul_q4_1_tiled_x86(int vnni, const uint8_t *w, int n, int row0, int 
                                const float *xd, const float *xs, int ntok, float *out, size_t out_stride);
 void fmk_matvec_q8_0_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, const uint32_t *mask, float *out);
+void fmk_logits_q8_0_vnni(const uint8_t *w, int n, int row0, int row1, int ntok, const int8_t *const *xq,
+                          const float *const *xd, const uint32_t *const *masks, float *const *outs);
 void fmk_matmul_q8_0_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, int ntok, float *out, size_t out_stride);
 #endif

@@ -85,8 +85,13 @@ void fmk_matmul_q4_1_tiled_x86(int vnni, const uint8_t *w, int n, int row0, int 
 
 void fmk_matvec_q8_0_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, const uint32_t *mask, float *out) {
-    if (vnni) matvec_q8_0_rows4(w, n, row0, row1, xq, xd, mask, out);
+    if (vnni) logits_q8_0_rows4(w, n, row0, row1, 1, &xq, &xd, &mask, &out);
     else matvec_q8_0_avx2(w, n, row0, row1, xq, xd, mask, out);
+}
+
+void fmk_logits_q8_0_vnni(const uint8_t *w, int n, int row0, int row1, int ntok, const int8_t *const *xq,
+                          const float *const *xd, const uint32_t *const *masks, float *const *outs) {
+    logits_q8_0_rows4(w, n, row0, row1, ntok, xq, xd, masks, outs);
 }
 
 void fmk_matmul_q8_0_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,

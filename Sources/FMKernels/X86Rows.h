@@ -110,43 +110,101 @@ FMK_VNNI static inline __m512i fmk_bytes_pair(const uint8_t *a, const uint8_t *b
                               _mm256_loadu_si256((const __m256i *)b), 1);
 }
 
-/// The block products of a pair of Q8_0 rows: |w| times x with w's sign, as `dot_i8_vnni` forms them.
-FMK_VNNI static inline __m512i fmk_dot_pair_q8_0(__m512i w, __m512i x) {
-    __m512i signed_x = _mm512_mask_sub_epi8(x, _mm512_movepi8_mask(w), _mm512_setzero_si512(), x);
-    return _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_abs_epi8(w), signed_x);
+/// The sign masks and magnitudes of a pair of Q8_0 rows' block, which every token's product reuses.
+typedef struct {
+    __mmask64 negative;
+    __m512i magnitude;
+} fmk_q8_0_pair;
+
+/// Splits a pair of rows' signed weights into sign mask and magnitude.
+FMK_VNNI static inline fmk_q8_0_pair fmk_split_pair(__m512i w) {
+    fmk_q8_0_pair pair = {_mm512_movepi8_mask(w), _mm512_abs_epi8(w)};
+    return pair;
 }
 
-FMK_VNNI static void matvec_q8_0_rows4(const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
-                                       const float *xd, const uint32_t *mask, float *out) {
+/// The block products of a pair of Q8_0 rows: |w| times x with w's sign, as `dot_i8_vnni` forms them.
+FMK_VNNI static inline __m512i fmk_dot_pair_q8_0(fmk_q8_0_pair w, __m512i x) {
+    __m512i signed_x = _mm512_mask_sub_epi8(x, w.negative, _mm512_setzero_si512(), x);
+    return _mm512_dpbusd_epi32(_mm512_setzero_si512(), w.magnitude, signed_x);
+}
+
+/// Q8_0 rows `r..<r+4` (the first at `p0`) against `nt` (1–4) tokens: token t's activations at x[t],
+/// d[t], its four outputs at out[t] + r. Each weight block is loaded and split once for every token.
+FMK_VNNI static inline __attribute__((always_inline)) void q8_0_group(const uint8_t *p0, size_t row_bytes, int nb,
+                                                                     int nt, const int8_t *const *x,
+                                                                     const float *const *d, float *const *out,
+                                                                     int r) {
+    const __m512i first = fmk_halves(0, 1), second = fmk_halves(2, 3);
+    const uint8_t *p1 = p0 + row_bytes, *p2 = p1 + row_bytes, *p3 = p2 + row_bytes;
+    const uint8_t *ahead = p0 + FMK_PREFETCH_GROUPS * 4 * row_bytes;
+    __m512 acc01[4], acc23[4];
+    for (int t = 0; t < nt; t++) acc01[t] = acc23[t] = _mm512_setzero_ps();
+    for (int b = 0; b < nb; b++) {
+        size_t o = (size_t)b * FMK_Q8_0_BYTES;
+        fmk_prefetch(ahead + 4 * o, 4 * FMK_Q8_0_BYTES);
+        __m128i halves = _mm_cvtsi32_si128(fmk_read_u16(p0 + o));
+        halves = _mm_insert_epi16(halves, fmk_read_u16(p1 + o), 1);
+        halves = _mm_insert_epi16(halves, fmk_read_u16(p2 + o), 2);
+        halves = _mm_insert_epi16(halves, fmk_read_u16(p3 + o), 3);
+        __m128 weight_scales = _mm_cvtph_ps(halves);
+        fmk_q8_0_pair w01 = fmk_split_pair(fmk_bytes_pair(p0 + o + 2, p1 + o + 2));
+        fmk_q8_0_pair w23 = fmk_split_pair(fmk_bytes_pair(p2 + o + 2, p3 + o + 2));
+        for (int t = 0; t < nt; t++) {
+            __m512 scales = _mm512_castps128_ps512(_mm_mul_ps(weight_scales, _mm_set1_ps(d[t][b])));
+            __m512i xv = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(x[t] + b * FMK_BLOCK)));
+            __m512i q01 = fmk_dot_pair_q8_0(w01, xv), q23 = fmk_dot_pair_q8_0(w23, xv);
+            acc01[t] = _mm512_fmadd_ps(_mm512_permutexvar_ps(first, scales), _mm512_cvtepi32_ps(q01), acc01[t]);
+            acc23[t] = _mm512_fmadd_ps(_mm512_permutexvar_ps(second, scales), _mm512_cvtepi32_ps(q23), acc23[t]);
+        }
+    }
+    for (int t = 0; t < nt; t++) {
+        fmk_store_pair(acc01[t], out[t] + r);
+        fmk_store_pair(acc23[t], out[t] + r + 2);
+    }
+}
+
+/// `q8_0_group` for a token count known only at run time: each count gets its own copy, so the
+/// accumulators stay in registers.
+FMK_VNNI static void q8_0_group_of(const uint8_t *p0, size_t row_bytes, int nb, int nt, const int8_t *const *x,
+                                   const float *const *d, float *const *out, int r) {
+    switch (nt) {
+    case 1: q8_0_group(p0, row_bytes, nb, 1, x, d, out, r); break;
+    case 2: q8_0_group(p0, row_bytes, nb, 2, x, d, out, r); break;
+    case 3: q8_0_group(p0, row_bytes, nb, 3, x, d, out, r); break;
+    default: q8_0_group(p0, row_bytes, nb, 4, x, d, out, r); break;
+    }
+}
+
+/// `fmk_logits_q8_0` at this level: per group of four rows, the tokens whose masks allow all four share
+/// each weight block, four at a time; a token that forbids any of them takes the one-row kernel for
+/// the group, which skips what it forbids.
+FMK_VNNI static void logits_q8_0_rows4(const uint8_t *w, int n, int row0, int row1, int ntok,
+                                       const int8_t *const *xq, const float *const *xd,
+                                       const uint32_t *const *masks, float *const *outs) {
     int nb = n / FMK_BLOCK;
     size_t row_bytes = (size_t)nb * FMK_Q8_0_BYTES;
-    const __m512i first = fmk_halves(0, 1), second = fmk_halves(2, 3);
     int r = row0;
     for (; r + 4 <= row1; r += 4) {
-        if (mask && ((mask[r >> 5] >> (r & 31)) & 15u) != 15u) {
-            // A group with a forbidden row takes the one-row kernel, which skips it.
-            matvec_q8_0_vnni(w, n, r, r + 4, xq, xd, mask, out);
-            continue;
+        const uint8_t *p0 = w + r * row_bytes;
+        const int8_t *x[4];
+        const float *d[4];
+        float *out[4];
+        int nt = 0;
+        for (int t = 0; t < ntok; t++) {
+            const uint32_t *mask = masks[t];
+            if (mask && ((mask[r >> 5] >> (r & 31)) & 15u) != 15u) {
+                matvec_q8_0_vnni(w, n, r, r + 4, xq[t], xd[t], mask, outs[t]);
+                continue;
+            }
+            x[nt] = xq[t];
+            d[nt] = xd[t];
+            out[nt] = outs[t];
+            if (++nt == 4) {
+                q8_0_group_of(p0, row_bytes, nb, nt, x, d, out, r);
+                nt = 0;
+            }
         }
-        const uint8_t *p0 = w + r * row_bytes, *p1 = p0 + row_bytes, *p2 = p1 + row_bytes, *p3 = p2 + row_bytes;
-        const uint8_t *ahead = p0 + FMK_PREFETCH_GROUPS * 4 * row_bytes;
-        __m512 acc01 = _mm512_setzero_ps(), acc23 = _mm512_setzero_ps();
-        for (int b = 0; b < nb; b++) {
-            size_t o = (size_t)b * FMK_Q8_0_BYTES;
-            fmk_prefetch(ahead + 4 * o, 4 * FMK_Q8_0_BYTES);
-            __m128i halves = _mm_cvtsi32_si128(fmk_read_u16(p0 + o));
-            halves = _mm_insert_epi16(halves, fmk_read_u16(p1 + o), 1);
-            halves = _mm_insert_epi16(halves, fmk_read_u16(p2 + o), 2);
-            halves = _mm_insert_epi16(halves, fmk_read_u16(p3 + o), 3);
-            __m512 scales = _mm512_castps128_ps512(_mm_mul_ps(_mm_cvtph_ps(halves), _mm_set1_ps(xd[b])));
-            __m512i x = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(xq + b * FMK_BLOCK)));
-            __m512i q01 = fmk_dot_pair_q8_0(fmk_bytes_pair(p0 + o + 2, p1 + o + 2), x);
-            __m512i q23 = fmk_dot_pair_q8_0(fmk_bytes_pair(p2 + o + 2, p3 + o + 2), x);
-            acc01 = _mm512_fmadd_ps(_mm512_permutexvar_ps(first, scales), _mm512_cvtepi32_ps(q01), acc01);
-            acc23 = _mm512_fmadd_ps(_mm512_permutexvar_ps(second, scales), _mm512_cvtepi32_ps(q23), acc23);
-        }
-        fmk_store_pair(acc01, out + r);
-        fmk_store_pair(acc23, out + r + 2);
+        if (nt > 0) q8_0_group_of(p0, row_bytes, nb, nt, x, d, out, r);
     }
-    matvec_q8_0_vnni(w, n, r, row1, xq, xd, mask, out);
+    for (int t = 0; t < ntok; t++) matvec_q8_0_vnni(w, n, r, row1, xq[t], xd[t], masks[t], outs[t]);
 }

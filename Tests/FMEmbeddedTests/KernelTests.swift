@@ -256,6 +256,31 @@ func levelName(_ level: Int32) -> String { String(cString: fmk_level_name(level)
             for t in 0..<tokens {
                 #expect(batch[(t * rows)..<((t + 1) * rows)].map(\.bitPattern) == expected[t], "\(name) matmul token \(t)")
             }
+            // A batched step's output layer: every token at once, odd tokens under the mask.
+            var logits = [Float](repeating: .nan, count: tokens * rows)
+            x.qs.withUnsafeBufferPointer { qs in
+                x.d.withUnsafeBufferPointer { d in
+                    mask.withUnsafeBufferPointer { maskBits in
+                        logits.withUnsafeMutableBufferPointer { logits in
+                            let quants = (0..<tokens).map { Optional(qs.baseAddress! + $0 * cols) }
+                            let scales = (0..<tokens).map { Optional(d.baseAddress! + $0 * cols / 32) }
+                            let masks = (0..<tokens).map { $0 % 2 == 1 ? maskBits.baseAddress : nil }
+                            let outs = (0..<tokens).map { Optional(logits.baseAddress! + $0 * rows) }
+                            atLevel(level) {
+                                fmk_logits_q8_0(w, Int32(cols), 0, Int32(rows), Int32(tokens), quants, scales,
+                                                masks, outs)
+                            }
+                        }
+                    }
+                }
+            }
+            for t in 0..<tokens {
+                let got = logits[(t * rows)..<((t + 1) * rows)].map(\.bitPattern)
+                let want = (0..<rows).map {
+                    t % 2 == 1 && !allowed.contains($0) ? (-Float.infinity).bitPattern : expected[t][$0]
+                }
+                #expect(got == want, "\(name) output layer, token \(t)")
+            }
         }
     }
 

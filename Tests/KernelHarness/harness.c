@@ -127,6 +127,22 @@ static void matrix_case(int cols, int rows, int first, int tokens) {
     for (int t = 0; t < tokens; t++) {
         print_row("matmul_q4_1_tiled", shape, t, out + t * stride + first, (size_t)(rows - first) * sizeof(float));
     }
+    // The output layer of a batched step: every token at once, odd tokens under the mask.
+    const int8_t *token_q[16];
+    const float *token_d[16];
+    const uint32_t *token_mask[16];
+    float *token_out[16];
+    for (int t = 0; t < tokens; t++) {
+        token_q[t] = q0 + (size_t)t * cols;
+        token_d[t] = d0 + (size_t)t * nb;
+        token_mask[t] = t % 2 ? mask : NULL;
+        token_out[t] = out + t * stride;
+    }
+    memset(out, 0, (size_t)tokens * stride * sizeof(float));
+    fmk_logits_q8_0(w8, cols, first, rows, tokens, token_q, token_d, token_mask, token_out);
+    for (int t = 0; t < tokens; t++) {
+        print_row("logits_q8_0", shape, t, out + t * stride + first, (size_t)(rows - first) * sizeof(float));
+    }
     memset(out, 0, (size_t)tokens * stride * sizeof(float));
     fmk_matmul_q8_0(w8, cols, first, rows, q0, d0, tokens, out, stride);
     for (int t = 0; t < tokens; t++) print_row("matmul_q8_0", shape, t, out + t * stride + first, (size_t)(rows - first) * sizeof(float));

@@ -89,6 +89,12 @@ void fmk_matmul_q4_1_tiled(const void *w, int n, int row0, int row1,
 /// NULL, rows whose bit (mask[r/32] >> (r%32)) & 1 is 0 are skipped and get -infinity.
 void fmk_matvec_q8_0(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd, const uint32_t *mask, float *out);
+/// The output layer of a step: for each of `ntok` tokens, `fmk_matvec_q8_0` (the same bits) with the
+/// token's activations at xq[t], xd[t], its mask masks[t] (NULL: every row allowed) and its logits into
+/// outs[t]. At AVX-512 VNNI each weight block is read once for up to four tokens whose masks allow its
+/// four rows.
+void fmk_logits_q8_0(const void *w, int n, int row0, int row1, int ntok, const int8_t *const *xq,
+                     const float *const *xd, const uint32_t *const *masks, float *const *outs);
 /// Batched Q8_0 × Q8_0, layout as `fmk_matmul_q4_1`.
 void fmk_matmul_q8_0(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd,
