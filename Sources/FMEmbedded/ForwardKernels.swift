@@ -29,6 +29,8 @@ struct KernelMatrix {
     let isQ8_0: Bool
     /// The rows packed for the decode kernel (`PackedWeights`), or nil.
     let packed: UnsafeRawPointer?
+    /// The bytes of one row.
+    let rowBytes: Int
 
     /// The kernel view of `matrix`, with its packed copy in `packing` if it has one.
     init(_ matrix: QuantMatrix, packing: PackedWeights? = nil) {
@@ -37,10 +39,8 @@ struct KernelMatrix {
         cols = matrix.cols
         isQ8_0 = matrix.type == .q8_0
         packed = packing?.packed(matrix)
+        rowBytes = matrix.type.rowBytes(matrix.cols) ?? 0
     }
-
-    /// The bytes of one row.
-    var rowBytes: Int { cols / quantBlock * (isQ8_0 ? 34 : 20) }
 }
 
 /// How a thread's share maps onto heads, matrix rows and buffers, and the kernel calls and element-wise
