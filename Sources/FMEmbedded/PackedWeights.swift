@@ -2,8 +2,9 @@ import FMKernels
 
 /// Copies of the layers' Q4_1 matrices in the layout the decode kernel of a level reads when that level
 /// packs (`fmk_level_packs_q4_1`: AVX-512 VNNI): four rows' blocks side by side, so one load takes a
-/// block of four rows (`fmk_pack_q4_1`). Prefill and batched decode still read the mapped ggml layout,
-/// so a packing level holds the layer weights twice (66 MB more for SmolLM2-135M).
+/// block of four rows (`fmk_pack_q4_1`). Prefill passes of `ForwardPass.packedPassTokens` or more still
+/// read the mapped ggml layout, so a packing level holds the layer weights twice (66 MB more for
+/// SmolLM2-135M).
 final class PackedWeights {
     private let storage: UnsafeMutableRawPointer?
     private let starts: [UnsafeRawPointer: UnsafeRawPointer]
