@@ -96,9 +96,7 @@ public final class LlamaModel: @unchecked Sendable {
         pool = ThreadPool(threadCount: threads, kernelLevel: level)
         norms = .allocate(capacity: (2 * config.layerCount + 1) * config.dim)
         layers = .allocate(capacity: config.layerCount)
-        let packing = PackedWeights(weights.layers.flatMap {
-            [$0.query, $0.key, $0.value, $0.attentionOutput, $0.gate, $0.up, $0.down]
-        }, pool: pool)
+        let packing = PackedWeights(weights.layers.flatMap(\.matrices), pool: pool)
         packedWeights = packing
         for (i, layer) in weights.layers.enumerated() {
             let attention = norms + 2 * i * config.dim, ffn = attention + config.dim

@@ -58,6 +58,9 @@ public struct LlamaLayerWeights: @unchecked Sendable {
     public let ffnNorm: [Float]
     /// SwiGLU gate, up and down projections.
     public let gate, up, down: QuantMatrix
+
+    /// The block's seven weight matrices, in the order the forward pass reads them.
+    public var matrices: [QuantMatrix] { [query, key, value, attentionOutput, gate, up, down] }
 }
 
 /// All weights of a llama model, pointing into a memory-mapped GGUF file (norms are copied).
@@ -76,8 +79,7 @@ public struct LlamaWeights: @unchecked Sendable {
     /// embedding table besides, too few to count).
     public var bytesPerDecodeStep: Int {
         layers.reduce(output.byteCount) { total, layer in
-            total + [layer.query, layer.key, layer.value, layer.attentionOutput, layer.gate, layer.up, layer.down]
-                .reduce(0) { $0 + $1.byteCount }
+            total + layer.matrices.reduce(0) { $0 + $1.byteCount }
         }
     }
 
