@@ -83,8 +83,7 @@ extension ForwardPass {
         let (quants, scales, sums) = input
         let (r0, r1, cols) = (Int32(rows.lowerBound), Int32(rows.upperBound), Int32(m.cols))
         switch (m.isQ8_0, tokens == 1) {
-        case (false, true): fmk_matmul_q4_1_packed(m.data, m.packed, cols, r0, r1, quants, scales, sums, 1, out, stride)
-        case (false, false) where m.packed != nil && tokens < Self.packedPassTokens:
+        case (false, true), (false, false) where m.packed != nil && tokens < Self.packedPassTokens:
             fmk_matmul_q4_1_packed(m.data, m.packed, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
         case (false, false) where model.prefillKernel == .tiles:
             fmk_matmul_q4_1_tiled(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
