@@ -14,6 +14,8 @@ final class SequenceSlot {
     let cache: KVCache
     /// The next-token logits (slot 0: the model's `logits`).
     let logits: UnsafeMutablePointer<Float>
+    /// The logits after each draft token of a step, and the masks for them (when `draftsMasked`).
+    let draftLogits: [UnsafeMutablePointer<Float>], draftMasks: [UnsafeMutableBufferPointer<UInt32>]
     /// The allowed-token mask the request fills before each step.
     let mask: UnsafeMutableBufferPointer<UInt32>
     /// The tokens whose keys and values `cache` holds, from position 0.
@@ -29,26 +31,43 @@ final class SequenceSlot {
     var lastUsed: UInt64 = 0
     /// Set by `resetCache` while busy: forget `tokens` on release.
     var forgetOnRelease = false
-    /// True from the request's submitting a token until a decode step has fed it.
+    /// True from the request's submitting tokens until a decode step has fed them.
     var waiting = false
-    /// The submitted token, its position and the mask for the logits after it.
-    var next: Int32 = 0, position = 0, nextMask: UnsafePointer<UInt32>?
+    /// The submitted tokens (the first at `position`, the rest after it), the mask for the logits
+    /// after the last, and how many draft tokens follow them (their logits go to `draftLogits`).
+    var pending: [Int32] = [], position = 0, nextMask: UnsafePointer<UInt32>?, drafts: ArraySlice<Int32> = []
+    /// Whether `draftMasks` hold the masks for the drafts' logits (else they are computed unmasked).
+    var draftsMasked = false
     /// The error of the step that fed the submitted token, if it failed.
     var stepError: Error?
     private let ownsLogits: Bool
 
-    /// A slot over `cache`, writing logits to `logits` (or to its own buffer when nil).
-    init(cache: KVCache, logits: UnsafeMutablePointer<Float>?, vocabSize: Int) {
+    /// A slot over `cache`, writing logits to `logits` (or to its own buffer when nil), with room for
+    /// the logits of `drafts` draft tokens a step.
+    init(cache: KVCache, logits: UnsafeMutablePointer<Float>?, vocabSize: Int, drafts: Int) {
         self.cache = cache
         ownsLogits = logits == nil
         self.logits = logits ?? .allocate(capacity: vocabSize)
         if ownsLogits { self.logits.initialize(repeating: 0, count: vocabSize) }
-        mask = .allocate(capacity: (vocabSize + tokenMaskWordBits - 1) / tokenMaskWordBits)
+        draftLogits = (0..<drafts).map { _ in
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: vocabSize)
+            buffer.initialize(repeating: 0, count: vocabSize)
+            return buffer
+        }
+        let words = (vocabSize + tokenMaskWordBits - 1) / tokenMaskWordBits
+        mask = .allocate(capacity: words)
         mask.initialize(repeating: 0)
+        draftMasks = (0..<drafts).map { _ in
+            let buffer = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: words)
+            buffer.initialize(repeating: 0)
+            return buffer
+        }
     }
 
     deinit {
         if ownsLogits { logits.deallocate() }
+        for buffer in draftLogits { buffer.deallocate() }
+        for buffer in draftMasks { buffer.deallocate() }
         mask.deallocate()
     }
 
@@ -58,12 +77,15 @@ final class SequenceSlot {
 
 /// How many decode steps ran and how many sequences they fed (`Generator.decodeStats`).
 public struct DecodeStats: Sendable, Equatable {
-    /// Decode steps (forward passes after prefill), one per batch.
+    /// Decode steps (forward passes after prefill): one per batch, more when a batch holds more than
+    /// the model's `maxBatch` tokens.
     public var steps = 0
-    /// Tokens those steps fed, over all sequences.
+    /// Tokens those steps fed, over all sequences (draft tokens and tokens a constraint forced included).
     public var tokens = 0
     /// The most sequences one step fed.
     public var largestBatch = 0
+    /// The most tokens one forward pass fed.
+    public var largestPass = 0
 }
 
 /// Continuous batching over one model: sequence slots, one forward pass at a time, and decode steps
@@ -80,6 +102,8 @@ public struct DecodeStats: Sendable, Equatable {
 final class DecodeScheduler: @unchecked Sendable {
     /// Most sequences decoding at once (and slots allocated).
     let maxSequences: Int
+    /// Most draft tokens a sequence feeds in one step.
+    let maxDrafts: Int
     private let model: LlamaModel
     private let prefixCache: PrefixCache
     private let lock = PosixLock()
@@ -93,13 +117,15 @@ final class DecodeScheduler: @unchecked Sendable {
     private var batchSlots: [SequenceSlot] = []
     private var inputs: [DecodeInput] = []
 
-    /// A scheduler over `model` decoding at most `maxSequences` sequences together, restoring prompt
-    /// prefixes from and storing them into `prefixCache`.
-    init(model: LlamaModel, maxSequences: Int, prefixCache: PrefixCache) {
+    /// A scheduler over `model` decoding at most `maxSequences` sequences together, each feeding up to
+    /// `maxDrafts` draft tokens a step, restoring prompt prefixes from and storing them into `prefixCache`.
+    init(model: LlamaModel, maxSequences: Int, maxDrafts: Int, prefixCache: PrefixCache) {
         self.model = model
         self.prefixCache = prefixCache
         self.maxSequences = max(1, min(maxSequences, model.maxBatch))
-        slots.append(SequenceSlot(cache: model.cache, logits: model.buffers.logits, vocabSize: model.config.vocabSize))
+        self.maxDrafts = max(0, maxDrafts)
+        slots.append(SequenceSlot(cache: model.cache, logits: model.buffers.logits, vocabSize: model.config.vocabSize,
+                                  drafts: self.maxDrafts))
         batchSlots.reserveCapacity(self.maxSequences)
         inputs.reserveCapacity(self.maxSequences)
     }
@@ -138,7 +164,8 @@ final class DecodeScheduler: @unchecked Sendable {
                 best = (slot, reuse)
             }
             if best == nil && slots.count < maxSequences {
-                let slot = SequenceSlot(cache: model.makeCache(), logits: nil, vocabSize: model.config.vocabSize)
+                let slot = SequenceSlot(cache: model.makeCache(), logits: nil, vocabSize: model.config.vocabSize,
+                                        drafts: maxDrafts)
                 slots.append(slot)
                 best = (slot, 0)
             }
@@ -254,12 +281,18 @@ final class DecodeScheduler: @unchecked Sendable {
         }
     }
 
-    /// Feeds `token` at `position` into `slot`'s cache in the next decode step, leaving the logits
-    /// after it (under `mask`) in the slot's; returns when that step has run. The calling thread runs
-    /// the step itself when its token completes the batch.
-    func step(_ slot: SequenceSlot, token: Int32, position: Int, mask: UnsafePointer<UInt32>?) throws {
+    /// Feeds `tokens` at `position` onwards into `slot`'s cache in the next decode step, leaving the
+    /// logits after the last (under `mask`) in the slot's, then `drafts` (at most `maxDrafts`) after
+    /// them, the logits after each in the slot's `draftLogits` (under its `draftMasks` when `masked`);
+    /// returns when that step has run. The calling thread runs the step itself when its tokens
+    /// complete the batch.
+    func step(_ slot: SequenceSlot, tokens: [Int32], drafts: ArraySlice<Int32> = [], masked: Bool = false,
+              position: Int, mask: UnsafePointer<UInt32>?) throws {
+        precondition(!tokens.isEmpty && drafts.count <= maxDrafts)
         lock.lock()
-        slot.next = token
+        slot.pending = tokens
+        slot.drafts = drafts
+        slot.draftsMasked = masked
         slot.position = position
         slot.nextMask = mask
         slot.waiting = true
@@ -273,9 +306,15 @@ final class DecodeScheduler: @unchecked Sendable {
         }
         let error = slot.stepError
         slot.stepError = nil
-        if error == nil { slot.tokens.append(token) }
+        if error == nil { slot.tokens += tokens; slot.tokens += drafts }
         lock.unlock()
         if let error { throw error }
+    }
+
+    /// Forgets what `slot`'s cache holds from `position` on (draft tokens its request did not keep;
+    /// the next step overwrites their keys and values).
+    func discard(_ slot: SequenceSlot, from position: Int) {
+        lock.withLock { if position < slot.tokens.count { slot.tokens.removeSubrange(position...) } }
     }
 
     /// Runs one decode step over every waiting slot; called and returns holding `lock`, which it
@@ -287,21 +326,39 @@ final class DecodeScheduler: @unchecked Sendable {
         submitted = 0
         lock.unlock()
         var failure: Error?
+        var passes = 0, largest = 0
         do {
-            if batchSlots.count == 1 {
+            if batchSlots.count == 1 && batchSlots[0].pending.count == 1 && batchSlots[0].drafts.isEmpty {
                 let slot = batchSlots[0]
-                var token = slot.next
-                try withUnsafePointer(to: &token) {
-                    try model.forward(UnsafeBufferPointer(start: $0, count: 1), startPosition: slot.position, cache: slot.cache,
-                                      logits: slot.logits, mask: slot.nextMask)
+                try slot.pending.withUnsafeBufferPointer {
+                    try model.forward($0, startPosition: slot.position, cache: slot.cache, logits: slot.logits,
+                                      mask: slot.nextMask)
                 }
+                (passes, largest) = (1, 1)
             } else {
                 inputs.removeAll(keepingCapacity: true)
                 for slot in batchSlots {
-                    inputs.append(DecodeInput(token: slot.next, position: slot.position, cache: slot.cache,
-                                              logits: slot.logits, mask: slot.nextMask))
+                    let last = slot.pending.count - 1
+                    for (j, token) in slot.pending.enumerated() {
+                        inputs.append(DecodeInput(token: token, position: slot.position + j, cache: slot.cache,
+                                                  logits: j == last ? slot.logits : nil,
+                                                  mask: j == last ? slot.nextMask : nil))
+                    }
+                    for (i, token) in slot.drafts.enumerated() {
+                        let mask = slot.draftsMasked ? UnsafePointer(slot.draftMasks[i].baseAddress) : nil
+                        inputs.append(DecodeInput(token: token, position: slot.position + last + 1 + i,
+                                                  cache: slot.cache, logits: slot.draftLogits[i], mask: mask))
+                    }
                 }
-                try inputs.withUnsafeBufferPointer { try model.decode($0) }
+                // A sequence's tokens are consecutive, so passes of `maxBatch` feed each in order.
+                try inputs.withUnsafeBufferPointer { all in
+                    for start in stride(from: 0, to: all.count, by: model.maxBatch) {
+                        let pass = UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + model.maxBatch)])
+                        try model.decode(pass)
+                        passes += 1
+                        largest = max(largest, pass.count)
+                    }
+                }
             }
         } catch {
             failure = error
@@ -311,9 +368,10 @@ final class DecodeScheduler: @unchecked Sendable {
             slot.waiting = false
             slot.stepError = failure
         }
-        statistics.steps += 1
-        statistics.tokens += batchSlots.count
+        statistics.steps += passes
+        statistics.tokens += batchSlots.reduce(0) { $0 + $1.pending.count + $1.drafts.count }
         statistics.largestBatch = max(statistics.largestBatch, batchSlots.count)
+        statistics.largestPass = max(statistics.largestPass, largest)
         modelBusy = false
         lock.broadcast()
     }

@@ -33,8 +33,9 @@ struct TokenPlace {
     @inline(__always) func values(layer: Int, kvDim: Int) -> UnsafeMutablePointer<UInt16> { values + layer * capacity * kvDim }
 }
 
-/// One sequence's part of a batched decode step: the token it feeds, at which position of which
-/// cache, where its next-token logits go and the mask of tokens allowed after it.
+/// One token of a batched decode step: the token fed, at which position of which sequence's cache,
+/// where its next-token logits go (if anywhere) and the mask of tokens allowed after it. A sequence
+/// may feed several consecutive tokens in one step (tokens a grammar forces need no logits).
 public struct DecodeInput {
     /// The token to feed (the one chosen last).
     public var token: Int32
@@ -42,13 +43,14 @@ public struct DecodeInput {
     public var position: Int
     /// The sequence's KV cache (it must hold positions `0..<position`).
     public var cache: KVCache
-    /// Where the next-token logits go (`vocabSize` floats).
-    public var logits: UnsafeMutablePointer<Float>
+    /// Where the next-token logits go (`vocabSize` floats); nil when nobody reads them.
+    public var logits: UnsafeMutablePointer<Float>?
     /// The allowed next tokens (one bit per id, set = allowed), or nil for all.
     public var mask: UnsafePointer<UInt32>?
 
-    /// A sequence's next step.
-    public init(token: Int32, position: Int, cache: KVCache, logits: UnsafeMutablePointer<Float>, mask: UnsafePointer<UInt32>?) {
+    /// A token of a sequence's next step.
+    public init(token: Int32, position: Int, cache: KVCache, logits: UnsafeMutablePointer<Float>?,
+                mask: UnsafePointer<UInt32>?) {
         self.token = token
         self.position = position
         self.cache = cache
@@ -58,16 +60,17 @@ public struct DecodeInput {
 }
 
 extension LlamaModel {
-    /// One decode step of several sequences in one pass over the weights: each input's token at its
-    /// position in its own cache, each sequence's logits (under its own mask) into its own buffer.
+    /// One decode step of several tokens in one pass over the weights: each input's token at its
+    /// position in its own cache, each input's logits (under its own mask) into its own buffer. Inputs
+    /// of one sequence must be at consecutive positions, in order (each attends to those before it).
     ///
-    /// Every sequence gets exactly the floats a one-token `forward` would give it: each weight matrix
+    /// Every token gets exactly the floats a one-token `forward` would give it: each weight matrix
     /// is read once for all sequences by kernels whose per-token arithmetic is the matrix–vector
     /// kernel's, attention sums in decode order over the sequence's own cache, and the output layer
     /// runs in row tiles, every sequence's logits per tile under its own mask.
     public func decode(_ inputs: UnsafeBufferPointer<DecodeInput>) throws {
         guard inputs.count <= maxBatch else {
-            throw LlamaRunError(message: "a decode step takes at most \(maxBatch) sequences, not \(inputs.count)", isContextOverflow: false)
+            throw LlamaRunError(message: "a decode step takes at most \(maxBatch) tokens, not \(inputs.count)", isContextOverflow: false)
         }
         for input in inputs {
             guard input.position >= 0, input.position < input.cache.capacity else {

@@ -83,6 +83,14 @@ public struct Sampler {
         return candidates[keep - 1].token
     }
 
+    /// Chooses `token`, the one token a constraint allows, without logits: the token `sample` would
+    /// return, advancing the random generator as `sample` does for a single candidate (one draw when
+    /// sampling), so that the draws after it are the ones a run computing its logits would make.
+    public mutating func chooseForced(_ token: Int32) -> Int32 {
+        if parameters.mode != .greedy && parameters.temperature > 0 { _ = random.next() }
+        return token
+    }
+
     /// The index of the largest finite logit (lowest index on ties), or nil when none is finite.
     public static func argmax(_ logits: UnsafeBufferPointer<Float>) -> Int32? {
         var best = -1

@@ -41,6 +41,18 @@ final class EmbeddedConstraint: TokenConstraint {
         enforced = active
     }
 
+    private init(copying other: EmbeddedConstraint) {
+        matcher = other.matcher.copy()
+        vocabulary = other.vocabulary
+        active = other.active
+        undecided = other.undecided
+        prefix = other.prefix
+        pending = other.pending
+        enforced = other.enforced
+    }
+
+    func fork() -> TokenConstraint? { EmbeddedConstraint(copying: self) }
+
     func allowedTokens(_ mask: UnsafeMutableBufferPointer<UInt32>) {
         if active {
             matcher.fillNextTokenMask(mask)

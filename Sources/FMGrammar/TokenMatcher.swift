@@ -24,6 +24,19 @@ public final class TokenMatcher {
         canComplete = simulator.completed
     }
 
+    /// An independent matcher in this one's state (to look ahead without moving this one).
+    public func copy() -> TokenMatcher { TokenMatcher(copying: self) }
+
+    private init(copying other: TokenMatcher) {
+        table = other.table
+        simulator = other.simulator
+        configurations = other.configurations
+        canComplete = other.canComplete
+        isTerminated = other.isTerminated
+        acceptedBytes = other.acceptedBytes
+        stringRun = other.stringRun
+    }
+
     /// Returns to the start of the grammar.
     public func reset() {
         simulator = StackSimulator(grammar: table.grammar)

@@ -59,7 +59,7 @@ struct BenchBatchCommand: Command {
             throw Fault.invalidInput("bench batch: \(error.description)")
         }
         let tokenizer = try openTokenizer(file, userSupplied: modelPath != nil)
-        let generator = Generator(model: model, maxSequences: counts.max()!)
+        let generator = Generator(model: model, maxSequences: counts.max()!, draftTokens: 0)
         let prompt = BenchCommand.benchPrompt(tokenizer)
         let loadBefore = loadAverage()
         var runs = [Int: [Double]](), cpu = [Int: [Double]](), steps = [Int: Int]()

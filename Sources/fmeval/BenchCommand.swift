@@ -143,7 +143,7 @@ struct BenchCommand: Command {
 
     /// Measures `model` (at its kernel level): `repeats` rounds of prefill and decode after one warm-up.
     private static func measure(_ model: LlamaModel, prompt: [Int32], repeats: Int) throws -> LevelFigures {
-        let generator = Generator(model: model)
+        let generator = Generator(model: model, draftTokens: 0)
         var figures = LevelFigures(level: model.kernelLevel)
         for round in 0...repeats {
             generator.resetCache()

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The reference prompts of reference/smollm2/greedy-public.json (llama.cpp's greedy tokens).
-private struct ReferencePrompt: Decodable {
+struct ReferencePrompt: Decodable {
     let promptTokens: [Int32]
     let greedyTokens: [Int32]
 
@@ -18,7 +18,7 @@ private struct ReferencePrompt: Decodable {
 
 /// A grammar-like restriction that changes every step: after `n` accepted tokens it allows the ids
 /// with `(id + n) % modulus != 0`, and always the stop token.
-private final class RotatingConstraint: TokenConstraint {
+final class RotatingConstraint: TokenConstraint {
     private let modulus: Int
     private var accepted = 0
 
@@ -34,7 +34,7 @@ private final class RotatingConstraint: TokenConstraint {
 }
 
 /// Holds threads until `count` have arrived, so their sequences are all decoding at once.
-private final class Gate: @unchecked Sendable {
+final class Gate: @unchecked Sendable {
     private let condition = NSCondition()
     private var arrived = 0
     private let count: Int
@@ -51,7 +51,7 @@ private final class Gate: @unchecked Sendable {
 }
 
 /// One request of a test: prompt, limit and whether (and how) a constraint restricts it.
-private struct Job {
+struct Job {
     var prompt: [Int32]
     var maxTokens: Int
     var modulus: Int?
@@ -64,7 +64,7 @@ private struct Job {
 }
 
 /// The default model, loaded once for these tests.
-private enum SharedModel {
+enum SharedModel {
     static let model: Result<LlamaModel, Error> = Result {
         let url = try ModelStore.defaultModelURL { print($0) }
         return try LlamaModel(path: url.path, contextLength: 2048)
@@ -73,7 +73,7 @@ private enum SharedModel {
 
 /// Runs every job on its own thread against `generator`; each waits at `gate` after its first token
 /// (or when it ends), so all sequences decode together. Returns each job's result or error.
-private func runConcurrently(_ jobs: [Job], on generator: Generator) -> [Result<GenerationResult, Error>] {
+func runConcurrently(_ jobs: [Job], on generator: Generator) -> [Result<GenerationResult, Error>] {
     let gate = Gate(count: jobs.count)
     let results = Locked<[Int: Result<GenerationResult, Error>]>([:])
     onThreads(jobs.count) { index in
@@ -94,7 +94,7 @@ private func runConcurrently(_ jobs: [Job], on generator: Generator) -> [Result<
 
 /// Runs `body(index)` for `0..<count`, each on its own thread (not a pool that may run fewer at a
 /// time than the gates wait for), and returns when all have finished.
-private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()
@@ -123,12 +123,14 @@ private func fedTokens(_ result: GenerationResult) -> Int {
         let moduli: [Int?] = [nil, 3, nil, nil, 4, nil, 5, nil]
         let jobs = references.indices.map { Job(prompt: references[$0].promptTokens, maxTokens: limits[$0], modulus: moduli[$0]) }
 
-        let single = Generator(model: model, maxSequences: 1)
+        // No drafts: every step feeds one token a sequence, which the step counts below rely on
+        // (SpeculativeDecodeTests covers drafts).
+        let single = Generator(model: model, maxSequences: 1, draftTokens: 0)
         let expected = try jobs.map { job -> GenerationResult in
             single.resetCache()
             return try single.generate(job.request())
         }
-        let batched = Generator(model: model, maxSequences: 8)
+        let batched = Generator(model: model, maxSequences: 8, draftTokens: 0)
         let results = runConcurrently(jobs, on: batched)
         for (index, result) in results.enumerated() {
             let ours = try result.get()

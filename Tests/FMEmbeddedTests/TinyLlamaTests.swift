@@ -184,7 +184,7 @@ private final class SetConstraint: TokenConstraint {
         let tiny = try TinyLlama(seed: 5)
         defer { try? FileManager.default.removeItem(atPath: tiny.path) }
         let model = try LlamaModel(path: tiny.path, contextLength: 24, threads: 2)
-        let generator = Generator(model: model)
+        let generator = Generator(model: model, draftTokens: 0)
         let request = { GenerationRequest(prompt: [1, 2, 3], maxTokens: 6, constraint: SetConstraint([7, 9, 11, 13])) }
         let plain = try generator.generate(request())
         generator.resetCache()

@@ -72,6 +72,29 @@ import Testing
         }
     }
 
+    @Test(arguments: ReferenceSchemas.names)
+    func aCopyAllowsWhatTheOriginalWouldAndLeavesItWhereItWas(name: String) throws {
+        let schema = try ReferenceSchemas.load(name)
+        let table = TokenTable(grammar: try Grammar.json(schema: schema), vocabulary: SyntheticVocabulary.make())
+        var samples = ExampleDocuments(schema: schema, seed: 5)
+        var random = SplitMix64(seed: 17)
+        let document = Array(samples.next().jsonString.utf8)
+        let tokens = randomTokenization(document, vocabulary: table.vocabulary, using: &random)
+        let original = TokenMatcher(table: table)
+        for (index, id) in tokens.enumerated() {
+            let before = original.allowedTokens(), copy = original.copy()
+            // The copy walks the rest of the document; the original must not move.
+            for ahead in tokens[index...] where !copy.isTerminated { #expect(copy.accept(ahead)) }
+            #expect(original.allowedTokens() == before && copy.isComplete, "\(name) at token \(index)")
+            #expect(original.accept(id))
+            if index % 5 == 0 {
+                let fresh = original.copy()
+                #expect(fresh.allowedTokens() == original.allowedTokens())
+                #expect(fresh.acceptedBytes == original.acceptedBytes)
+            }
+        }
+    }
+
     @Test func endTokenOnlyWhenCompleteAndControlTokensNever() throws {
         let table = TokenTable(grammar: try Grammar.json(schema: ReferenceSchemas.load("age")), vocabulary: SyntheticVocabulary.make())
         let matcher = TokenMatcher(table: table)
