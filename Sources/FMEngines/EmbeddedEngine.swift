@@ -106,7 +106,10 @@ public final class EmbeddedEngine: LanguageModelEngine, Sendable {
                                         prefillMs: result.prefillSeconds * 1000, decodeTokens: result.tokens.count,
                                         decodeMs: result.decodeSeconds * 1000,
                                         maskMs: constraint == nil ? nil : result.maskSeconds * 1000,
-                                        grammarMs: constraint == nil ? nil : grammarMs)
+                                        grammarMs: constraint == nil ? nil : grammarMs,
+                                        forcedTokens: constraint == nil ? nil : result.forcedTokens,
+                                        draftTokens: result.draftTokens,
+                                        acceptedDraftTokens: result.acceptedDraftTokens)
             return finish(result, timings: timings, stream: &stream, request: request, tools: tools,
                           constraint: constraint, onEvent: onEvent)
         }

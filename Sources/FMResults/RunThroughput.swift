@@ -39,6 +39,10 @@ public struct RunThroughput: Codable, Hashable, Sendable {
     public var maskSeconds: Double?
     /// Seconds building grammars before prefill (nil: the engine does not measure it).
     public var grammarSeconds: Double?
+    /// Generated tokens the grammar allowed alone (chosen without logits; nil: not counted).
+    public var forcedTokens: Int?
+    /// Draft tokens fed to check several choices a step, and those the choices matched (nil: no drafts).
+    public var draftTokens: Int?, acceptedDraftTokens: Int?
     /// Seconds running tools.
     public var toolSeconds: Double
     /// The wall time none of those account for (planning, templates and tokenizing, parsing, scoring,
@@ -73,6 +77,9 @@ public struct RunThroughput: Codable, Hashable, Sendable {
         decodeTokensPerSecond = timings.decodeMs > 0 ? Double(timings.decodeTokens) / decodeSeconds : nil
         maskSeconds = timings.maskMs.map { $0 / 1000 }
         grammarSeconds = timings.grammarMs.map { $0 / 1000 }
+        forcedTokens = timings.forcedTokens
+        draftTokens = timings.draftTokens
+        acceptedDraftTokens = timings.acceptedDraftTokens
         toolSeconds = computed.compactMap(\.toolMs).reduce(0, +) / 1000
         let accounted = prefillSeconds + decodeSeconds + (grammarSeconds ?? 0) + toolSeconds
         harnessSeconds = jobs == 1 && timings.prefillMs + timings.decodeMs > 0 ? wallSeconds - accounted : nil

@@ -128,6 +128,15 @@ struct BenchSuiteCommand: Command {
                       seconds(f.grammarSeconds), f.toolSeconds, harness)
     }
 
+    /// The `drafts` line: draft tokens matched and tokens the grammar forced; nil when neither was counted.
+    static func draftLine(_ f: RunThroughput) -> String? {
+        guard f.draftTokens != nil || f.forcedTokens != nil else { return nil }
+        let (drafted, accepted) = (f.draftTokens ?? 0, f.acceptedDraftTokens ?? 0)
+        let rate = drafted > 0 ? String(format: " (%.0f%%)", Double(accepted) / Double(drafted) * 100) : ""
+        let forced = f.forcedTokens ?? 0
+        return "drafts   \(accepted) of \(drafted) draft tokens matched\(rate); \(forced) tokens forced by grammars"
+    }
+
     /// The figures as aligned lines.
     private static func printText(_ f: RunThroughput, engine: String, paths: [String], jobs: Int, rss: Int, remote: Bool) {
         print("suite    \(paths.joined(separator: " ")): \(f.cases) cases, \(f.attempts) attempts on \(engine), jobs \(jobs)")
@@ -144,6 +153,7 @@ struct BenchSuiteCommand: Command {
         }
         let hit = f.cacheHitRate.map { String(format: "%.1f%%", $0 * 100) } ?? "n/a"
         print(timeLine(f, jobs: jobs))
+        if let line = draftLine(f) { print(line) }
         print("cache    \(hit) of input tokens cached  (\(f.cachedInputTokens) of \(f.inputTokens))")
         print("reused   \(f.reusedAttempts) of \(f.attempts) attempts answered from identical earlier attempts")
         print(String(format: "peak RSS %.1f MB%@", Double(rss) / 1_000_000, remote ? " (fmeval only: the server's is not measured)" : ""))

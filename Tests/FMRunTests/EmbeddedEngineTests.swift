@@ -138,8 +138,11 @@ struct EmbeddedEngineTests {
         #expect(masks > 0 && masks <= timings.prefillMs + timings.decodeMs)
         #expect(try #require(timings.grammarMs) >= 0)
         #expect(timings.decodeTokens == constrained.usage.outputTokens)
+        // The answer's closing quote and the end token are the only ones the grammar allows there.
+        #expect(try #require(timings.forcedTokens) >= 1 && timings.draftTokens != nil)
         let free = try respond("Say hello.", options: GenerationOptions(maximumResponseTokens: 4), events: &events)
-        #expect(free.timings?.maskMs == nil && free.timings?.grammarMs == nil)
+        #expect(free.timings?.maskMs == nil && free.timings?.grammarMs == nil && free.timings?.forcedTokens == nil)
+        #expect(free.timings?.draftTokens != nil)
         #expect((free.timings?.decodeMs ?? 0) > 0)
     }
 
