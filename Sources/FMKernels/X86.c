@@ -1,7 +1,7 @@
 // x86 kernels: AVX2 and AVX-512 VNNI instantiations of X86Template.h (row kernels) and
 // X86TileTemplate.h (prefill tiles: eight rows × one token with AVX2's sixteen 256-bit registers,
 // sixteen rows × three tokens with AVX-512's thirty-two 512-bit ones), chosen at run time; the
-// AVX-512 decode kernels of X86Rows.h take four rows at a time (Q4_1 ones packed).
+// AVX-512 decode kernels of X86Rows.h take sixteen packed Q4_1 rows or four Q8_0 rows at a time.
 #include "Internal.h"
 
 #ifdef FMK_X86

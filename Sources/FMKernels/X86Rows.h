@@ -1,78 +1,86 @@
-// AVX-512 VNNI decode kernels that take four rows at a time: Q4_1 rows packed in groups of four
-// (`fmk_pack_q4_1`) against one to four tokens, and Q8_0 rows in ggml's layout, two to a 512-bit
-// register. Each row and token keeps its own eight lane accumulators, its block order and its ggml
-// roundings, so every output has the bits of the one-row kernel (`dot_q4_1_vnni`, `dot_q8_0_vnni`);
-// four rows give the core independent accumulator chains and far fewer instructions per block, and
-// a batch of tokens shares each unpacked block. Included once by X86.c, after the VNNI instantiation
-// of X86Template.h.
+// AVX-512 VNNI decode kernels: Q4_1 rows packed in groups of sixteen (`fmk_pack_q4_1`) against one to
+// three tokens at a time, and Q8_0 rows in ggml's layout four at a time, two to a 512-bit register.
+// Each row and token keeps its own eight lane accumulators, its block order and its ggml roundings, so
+// every output has the bits of the one-row kernel (`dot_q4_1_vnni`, `dot_q8_0_vnni`); many rows give
+// the core independent accumulator chains and far fewer instructions per block, and a batch of tokens
+// shares each unpacked block. Included once by X86.c, after the VNNI instantiations of X86Template.h
+// and X86TileTemplate.h.
 
 /// Groups of four rows ahead of the current one that the Q8_0 kernel prefetches: with four rows read
 /// side by side the hardware prefetcher falls behind, and decode waits on memory.
 #define FMK_PREFETCH_GROUPS 2
 
-/// One group of four packed Q4_1 rows against `nt` (1–4) tokens, `n` elements apart in `xq`: each
-/// weight block is loaded and unpacked once for every token. Row i of token t goes to
-/// `out[t * out_stride + i]`.
+/// One group of `FMK_Q4_1_PACK_ROWS` packed Q4_1 rows against `nt` (1–3) tokens, `n` elements apart in
+/// `xq`, as `tile_q4_1_vnni` computes a tile (lane r is row r, accumulator i sums elements 4i..4i+3 of
+/// each block): the tile's layout is the packed one, so a block is four loads, two nibble masks each,
+/// shared by every token. Row r of token t goes to `out[t * out_stride + r]`.
 FMK_VNNI static inline __attribute__((always_inline)) void packed_group(const uint8_t *group, int nb, int nt,
                                                                        const int8_t *xq, const float *xd,
                                                                        const float *xs, size_t n, float *out,
                                                                        size_t out_stride) {
-    // Lane 4i+k of a block's products is row i's lane k (low nibbles) or lane 4+k (high nibbles).
-    const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+    enum { VECTOR = 4 * FMK_Q4_1_PACK_ROWS, BLOCK = FMK_Q4_1_PACK_ROWS * FMK_Q4_1_BYTES };
     const __m512i low_nibbles = _mm512_set1_epi8(0x0F);
-    __m512 low[4], high[4];
-    __m256 mins[4];
-    for (int t = 0; t < nt; t++) {
-        low[t] = _mm512_setzero_ps();
-        high[t] = _mm512_setzero_ps();
-        mins[t] = _mm256_setzero_ps();
-    }
     size_t blocks = n / FMK_BLOCK;
+    // Fully unrolled, so the accumulators live in registers (24 of the 32 for three tokens).
+    __m512 acc[3][8];
+#pragma unroll
+    for (int t = 0; t < nt; t++)
+#pragma unroll
+        for (int i = 0; i < 8; i++) acc[t][i] = _mm512_setzero_ps();
     for (int b = 0; b < nb; b++) {
-        const uint8_t *block = group + (size_t)b * 4 * FMK_Q4_1_BYTES;
-        // d0 d1 d2 d3 m0 m1 m2 m3; the minimum terms build up in the high half.
-        __m256 dm = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)block));
-        __m512i q = _mm512_loadu_si512((const void *)(block + 16));
-        __m512i q_low = _mm512_and_si512(q, low_nibbles);
-        __m512i q_high = _mm512_and_si512(_mm512_srli_epi16(q, 4), low_nibbles);
-        for (int t = 0; t < nt; t++) {
-            const int8_t *x = xq + t * n + b * FMK_BLOCK;
-            float d = xd[t * blocks + b], s = xs[t * blocks + b];
-            mins[t] = _mm256_fmadd_ps(dm, _mm256_set1_ps(s), mins[t]);
-            __m512 scales = _mm512_permutexvar_ps(spread, _mm512_castps256_ps512(_mm256_mul_ps(dm, _mm256_set1_ps(d))));
-            __m512i x_low = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)x));
-            __m512i x_high = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(x + 16)));
-            __m512i p_low = _mm512_dpbusd_epi32(_mm512_setzero_si512(), q_low, x_low);
-            __m512i p_high = _mm512_dpbusd_epi32(_mm512_setzero_si512(), q_high, x_high);
-            low[t] = _mm512_fmadd_ps(scales, _mm512_cvtepi32_ps(p_low), low[t]);
-            high[t] = _mm512_fmadd_ps(scales, _mm512_cvtepi32_ps(p_high), high[t]);
+        const uint8_t *block = group + (size_t)b * BLOCK;
+        __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)block)), scale[3];
+#pragma unroll
+        for (int t = 0; t < nt; t++) scale[t] = _mm512_mul_ps(dw, _mm512_set1_ps(xd[t * blocks + b]));
+#pragma unroll
+        for (int v = 0; v < 4; v++) {
+            // Dword v of each row's nibbles: elements 4v..4v+3 below, 16+4v..19+4v above.
+            __m512i q = _mm512_loadu_si512((const void *)(block + 4 * FMK_Q4_1_PACK_ROWS + v * VECTOR));
+            __m512i q_low = _mm512_and_si512(q, low_nibbles);
+            __m512i q_high = _mm512_and_si512(_mm512_srli_epi16(q, 4), low_nibbles);
+#pragma unroll
+            for (int t = 0; t < nt; t++) {
+                const int8_t *x = xq + t * n + (size_t)b * FMK_BLOCK + 4 * v;
+                int32_t x_low, x_high;
+                memcpy(&x_low, x, 4);
+                memcpy(&x_high, x + 16, 4);
+                __m512i p_low = _mm512_dpbusd_epi32(_mm512_setzero_si512(), q_low, _mm512_set1_epi32(x_low));
+                __m512i p_high = _mm512_dpbusd_epi32(_mm512_setzero_si512(), q_high, _mm512_set1_epi32(x_high));
+                acc[t][v] = _mm512_fmadd_ps(scale[t], _mm512_cvtepi32_ps(p_low), acc[t][v]);
+                acc[t][v + 4] = _mm512_fmadd_ps(scale[t], _mm512_cvtepi32_ps(p_high), acc[t][v + 4]);
+            }
         }
     }
-    const __m512i firsts = _mm512_setr_epi32(0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+#pragma unroll
     for (int t = 0; t < nt; t++) {
-        // `hsum_vnni` per row: (a0+a4, a1+a5, a2+a6, a3+a7), then halves, then the pair.
-        __m512 s = _mm512_add_ps(low[t], high[t]);
-        s = _mm512_add_ps(s, _mm512_shuffle_ps(s, s, _MM_SHUFFLE(3, 2, 3, 2)));
-        s = _mm512_add_ps(s, _mm512_shuffle_ps(s, s, _MM_SHUFFLE(1, 1, 1, 1)));
-        __m128 sums = _mm512_castps512_ps128(_mm512_permutexvar_ps(firsts, s));
-        _mm_storeu_ps(out + t * out_stride, _mm_add_ps(sums, _mm256_extractf128_ps(mins[t], 1)));
+        __m512 mins = _mm512_setzero_ps();
+        for (int b = 0; b < nb; b++) {
+            const uint8_t *block = group + (size_t)b * BLOCK;
+            __m512 mw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(block + 2 * FMK_Q4_1_PACK_ROWS)));
+            mins = _mm512_fmadd_ps(mw, _mm512_set1_ps(xs[t * blocks + b]), mins);
+        }
+        __m512 *a = acc[t];
+        __m512 sum = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(a[0], a[4]), _mm512_add_ps(a[2], a[6])),
+                                   _mm512_add_ps(_mm512_add_ps(a[1], a[5]), _mm512_add_ps(a[3], a[7])));
+        _mm512_storeu_ps(out + t * out_stride, _mm512_add_ps(sum, mins));
     }
 }
 
 /// Q4_1 rows `row0..<row1` against `ntok` tokens as `matmul_q4_1_vnni` (and, token by token,
-/// `matvec_q4_1_vnni`) computes them: whole groups of four rows from `packed`, four tokens at a time;
-/// any rows before the first or after the last whole group from `w`.
+/// `matvec_q4_1_vnni`) computes them: whole packed groups from `packed`, three tokens at a time; any
+/// rows before the first or after the last whole group from `w`.
 FMK_VNNI static void matmul_q4_1_packed(const uint8_t *w, const uint8_t *packed, int n, int row0, int row1,
                                         const int8_t *xq, const float *xd, const float *xs, int ntok, float *out,
                                         size_t out_stride) {
+    enum { ROWS = FMK_Q4_1_PACK_ROWS };
     int nb = n / FMK_BLOCK;
     size_t row_bytes = (size_t)nb * FMK_Q4_1_BYTES;
-    int first = (row0 + 3) / 4 * 4, last = row1 / 4 * 4;
+    int first = (row0 + ROWS - 1) / ROWS * ROWS, last = row1 / ROWS * ROWS;
     if (first >= last) first = last = row1;
     matmul_q4_1_vnni(w, n, row0, first, xq, xd, xs, ntok, out, out_stride);
-    for (int r = first; r < last; r += 4) {
+    for (int r = first; r < last; r += ROWS) {
         const uint8_t *group = packed + (size_t)r * row_bytes;
-        for (int t = 0; t < ntok; t += 4) {
+        for (int t = 0; t < ntok; t += 3) {
             const int8_t *x = xq + (size_t)t * n;
             const float *d = xd + (size_t)t * nb, *s = xs + (size_t)t * nb;
             float *o = out + t * out_stride + r;
@@ -80,8 +88,7 @@ FMK_VNNI static void matmul_q4_1_packed(const uint8_t *w, const uint8_t *packed,
             switch (ntok - t) {
             case 1: packed_group(group, nb, 1, x, d, s, (size_t)n, o, out_stride); break;
             case 2: packed_group(group, nb, 2, x, d, s, (size_t)n, o, out_stride); break;
-            case 3: packed_group(group, nb, 3, x, d, s, (size_t)n, o, out_stride); break;
-            default: packed_group(group, nb, 4, x, d, s, (size_t)n, o, out_stride); break;
+            default: packed_group(group, nb, 3, x, d, s, (size_t)n, o, out_stride); break;
             }
         }
     }

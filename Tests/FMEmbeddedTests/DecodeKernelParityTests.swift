@@ -50,7 +50,8 @@ import Testing
                     } else {
                         fmk_matmul_q4_1(w, Int32(cols), 0, Int32(rows), x.qs, x.d, x.s, Int32(tokens), &batch, rows)
                         var packed = [UInt8](repeating: 0, count: w.count)
-                        fmk_pack_q4_1(w, Int32(rows / 4 * 4), Int32(cols), &packed)
+                        let packRows = Int(FMK_Q4_1_PACK_ROWS)
+                        fmk_pack_q4_1(w, Int32(rows / packRows * packRows), Int32(cols), &packed)
                         fmk_matmul_q4_1_packed(w, packed, Int32(cols), 0, Int32(rows), x.qs, x.d, x.s, Int32(tokens),
                                                &packedBatch, rows)
                     }

@@ -186,7 +186,7 @@ func levelName(_ level: Int32) -> String { String(cString: fmk_level_name(level)
     @Test(arguments: [32, 576, 1536])
     func q4_1KernelsGiveTheReferenceOrdersBitsAtEveryLevel(cols: Int) {
         var random = KernelRandom(seed: UInt64(cols))
-        let rows = 37, tokens = 7
+        let rows = 53, tokens = 7
         let w = randomQ4_1(rows: rows, cols: cols, random: &random)
         let x = QuantizedRows((0..<(tokens * cols)).map { i in random.signed() * (i % 97 == 0 ? 60 : 3) })
         let expected = (0..<tokens).map { t in (0..<rows).map { referenceDot(w, q8_0: false, row: $0, cols: cols, x, token: t).bitPattern } }
@@ -196,10 +196,10 @@ func levelName(_ level: Int32) -> String { String(cString: fmk_level_name(level)
             atLevel(level) { fmk_matvec_q4_1(w, Int32(cols), 3, Int32(rows), x.qs, x.d, x.s, &out) }
             #expect(out[0..<3].allSatisfy { $0.isNaN }, "rows outside the range stay untouched (\(name))")
             #expect(out[3...].map(\.bitPattern) == Array(expected[0][3...]), "\(name) matvec")
-            // Packed in groups of four (rows 0..<36); rows 3 and 36 lie outside whole groups in 3..<37.
+            // Packed in groups of sixteen (rows 0..<48); rows 3..<16 and 48..<53 lie outside whole groups.
             var packed = [UInt8](repeating: 0, count: w.count)
-            fmk_pack_q4_1(w, Int32(rows / 4 * 4), Int32(cols), &packed)
-            for batch in [1, tokens] {
+            fmk_pack_q4_1(w, Int32(rows / Int(FMK_Q4_1_PACK_ROWS) * Int(FMK_Q4_1_PACK_ROWS)), Int32(cols), &packed)
+            for batch in [1, 2, 4, tokens] {
                 var fromPacked = [Float](repeating: .nan, count: batch * rows)
                 atLevel(level) {
                     fmk_matmul_q4_1_packed(w, packed, Int32(cols), 3, Int32(rows), x.qs, x.d, x.s, Int32(batch),

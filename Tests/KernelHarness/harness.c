@@ -96,9 +96,9 @@ static void matrix_case(int cols, int rows, int first, int tokens) {
     uint8_t *w4 = random_q4_1(rows, cols), *w8 = random_q8_0(rows, cols);
     uint32_t mask[64] = {0};
     for (int r = 0; r < rows; r++) if (next_random() % 3) mask[r / 32] |= 1u << (r % 32);
-    // The whole groups of four rows, packed; the packed kernel reads any other row from `w4`.
+    // The whole groups of rows, packed; the packed kernel reads any other row from `w4`.
     uint8_t *packed = malloc((size_t)rows * nb * 20);
-    fmk_pack_q4_1(w4, rows / 4 * 4, cols, packed);
+    fmk_pack_q4_1(w4, rows / FMK_Q4_1_PACK_ROWS * FMK_Q4_1_PACK_ROWS, cols, packed);
 
     for (int t = 0; t < tokens; t++) {
         memset(out, 0, stride * sizeof(float));
@@ -210,7 +210,8 @@ int main(int argc, char **argv) {
         return 3;
     }
     static const int shapes[][4] = {
-        {32, 16, 0, 1}, {576, 37, 3, 7}, {576, 64, 8, 9}, {1536, 45, 5, 5}, {2080, 24, 0, 3}, {4128, 11, 2, 4},
+        {32, 16, 0, 1},   {576, 37, 3, 7},  {576, 64, 8, 9},  {1536, 45, 5, 5},
+        {2080, 24, 0, 3}, {4128, 11, 2, 4}, {96, 48, 0, 4},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         matrix_case(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);

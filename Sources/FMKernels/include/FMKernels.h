@@ -62,14 +62,17 @@ void fmk_matvec_q4_1(const void *w, int n, int row0, int row1,
 /// Whether `level`'s decode kernel (`fmk_matmul_q4_1_packed`) reads Q4_1 rows packed by `fmk_pack_q4_1`
 /// (AVX-512 VNNI); the other levels read ggml's layout only.
 int fmk_level_packs_q4_1(int level);
-/// Copies `rows` (a multiple of 4) Q4_1 rows of `n` elements from `w` into `out` (as many bytes) packed in
-/// groups of four rows: for each block of the group, the four rows' f16 scales, their four f16 minimums,
-/// then each row's 16 nibble bytes (80 bytes), so one load takes a block of four rows.
+/// Rows in a group of Q4_1 rows packed by `fmk_pack_q4_1`.
+#define FMK_Q4_1_PACK_ROWS 16
+/// Copies `rows` (a multiple of `FMK_Q4_1_PACK_ROWS`) Q4_1 rows of `n` elements from `w` into `out` (as
+/// many bytes) in groups of that many rows: for each block of a group, the rows' f16 scales, their f16
+/// minimums, then four vectors of which vector v holds nibble bytes 4v..4v+3 of each row in turn, so
+/// one load serves every row of the group (the layout of the AVX-512 prefill tile).
 void fmk_pack_q4_1(const void *w, int rows, int n, void *out);
 /// The decode product: `fmk_matvec_q4_1` for each of `ntok` tokens (laid out as for `fmk_matmul_q4_1`),
-/// with identical bits, reading the whole groups of four rows inside [row0, row1) from `packed` (`w`
-/// packed by `fmk_pack_q4_1`, or NULL) at a level that packs, four tokens per weight block, and the
-/// rest from `w`.
+/// with identical bits, reading the whole groups of rows inside [row0, row1) from `packed` (`w`
+/// packed by `fmk_pack_q4_1`, or NULL) at a level that packs, three tokens per weight block, and
+/// the rest from `w`.
 void fmk_matmul_q4_1_packed(const void *w, const void *packed, int n, int row0, int row1, const int8_t *xq,
                             const float *xd, const float *xs, int ntok, float *out, size_t out_stride);
 /// Batched: out[t*out_stride + r] = row r · token t, for `ntok` tokens stored consecutively
