@@ -68,22 +68,22 @@ extension ForwardPass {
 
     /// attention = softmax(q·Kᵀ / √headDim) · V for each head of each token over positions `0...token`
     /// of `layer`'s cache (grouped-query: each key/value head serves `headCount / kvHeadCount` query
-    /// heads), quantized for the output projection. Threads take (token, head) pairs in turn, so each
-    /// gets as many late tokens (long attention spans) as early ones.
+    /// heads, which one call takes together so they share each load of a key and a value), quantized for
+    /// the output projection. Threads take (token, key/value head) pairs in turn, so each gets as many
+    /// late tokens (long attention spans) as early ones.
     @inline(__always)
     func attention(layer: Int) {
         let (dim, headDim, n) = (c.dim, c.headDim, tokens.count)
         let group = c.headCount / c.kvHeadCount, scale = 1 / Float(headDim).squareRoot()
-        for pair in stride(from: worker, to: n * c.headCount, by: workers) {
-            let t = pair / c.headCount, head = pair % c.headCount, kvOffset = (head / group) * headDim
-            let place = places[t], capacity = place.capacity
+        for pair in stride(from: worker, to: n * c.kvHeadCount, by: workers) {
+            let t = pair / c.kvHeadCount, kvHead = pair % c.kvHeadCount, kvOffset = kvHead * headDim
+            let place = places[t], capacity = place.capacity, first = t * dim + kvHead * group * headDim
             let keys = place.keys(layer: layer, kvDim: c.kvDim), values = place.values(layer: layer, kvDim: c.kvDim)
-            fmk_attend_f16(b.queryHalf + t * dim + head * headDim, keys + kvOffset, c.kvDim, values + kvOffset * capacity,
+            fmk_attend_f16(b.queryHalf + first, Int32(group), keys + kvOffset, c.kvDim, values + kvOffset * capacity,
                            capacity, Int32(place.position + 1), Int32(headDim), scale, decoding ? 1 : 0,
-                           b.scores + worker * b.scoreStride,
-                           b.attention + t * dim + head * headDim)
-            // Q8_1 blocks are independent, so a head quantizes itself when its width is whole blocks.
-            if headsQuantizeAlone { quantize(b.attention, at: t * dim + head * headDim, count: headDim) }
+                           b.scores + worker * group * b.scoreStride, b.scoreStride, b.attention + first)
+            // Q8_1 blocks are independent, so heads quantize themselves when their width is whole blocks.
+            if headsQuantizeAlone { quantize(b.attention, at: first, count: group * headDim) }
         }
         if !headsQuantizeAlone {
             pool.barrier()

@@ -204,7 +204,8 @@ final class ForwardBuffers {
     let positions: Int
     /// Tokens one pass holds at most.
     let batch: Int
-    /// Floats per thread in `scores`: positions rounded up to whole 16-lane chunks.
+    /// Floats per head in `scores`: positions rounded up to whole 16-lane chunks; each thread has room
+    /// for the query heads of one key/value head.
     let scoreStride: Int
     private var allocations: [UnsafeMutableRawPointer] = []
 
@@ -225,7 +226,7 @@ final class ForwardBuffers {
         hidden = floats(batch * config.hiddenDim); hidden2 = floats(batch * config.hiddenDim)
         logits = floats(config.vocabSize)
         ropeCos = floats(batch * config.ropeDimensions / 2); ropeSin = floats(batch * config.ropeDimensions / 2)
-        scores = floats(threads * scoreStride)
+        scores = floats(threads * config.headCount / config.kvHeadCount * scoreStride)
         actScale = floats(batch * wide / quantBlock); actSum = floats(batch * wide / quantBlock)
         hiddenScale = floats(batch * config.hiddenDim / quantBlock); hiddenSum = floats(batch * config.hiddenDim / quantBlock)
         let quants = UnsafeMutableRawPointer.allocate(byteCount: batch * wide, alignment: 64)

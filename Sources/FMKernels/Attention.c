@@ -7,6 +7,9 @@
 #include "Internal.h"
 #include <math.h>
 
+/// Widest head the AVX-512 decode kernel takes (its queries converted once, on the stack).
+#define FMK_ATTEND_MAX_DIM 256
+
 /// Sum of 16 lanes in the order of `_mm512_reduce_add_ps`: halves, quarters, then pairs.
 static inline float reduce16(const float *l) {
     float t3[8], t6[4];
@@ -95,6 +98,33 @@ FMK_VNNI static inline __m512 reduce16x16(const __m512 *a) {
     return _mm512_permutexvar_ps(order, sums);
 }
 
+/// Transposes sixteen 16-lane vectors in place: lane j of r[i] becomes lane i of r[j].
+FMK_VNNI static inline void transpose16(__m512 *r) {
+    __m512 t[16], u[16];
+    // t[2k], t[2k+1]: rows 2k and 2k+1 interleaved, elements 0–1 and 2–3 of each 128-bit lane.
+    for (int k = 0; k < 8; k++) {
+        t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+    }
+    // u[4k+e]: 128-bit lane L holds element 4L+e of rows 4k..4k+3.
+    for (int k = 0; k < 4; k++) {
+        for (int e = 0; e < 2; e++) {
+            __m512d a = _mm512_castps_pd(t[4 * k + e]), b = _mm512_castps_pd(t[4 * k + e + 2]);
+            u[4 * k + 2 * e] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
+            u[4 * k + 2 * e + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
+        }
+    }
+    // r[4L+e]: 128-bit lane k from lane L of u[4k+e].
+    for (int e = 0; e < 4; e++) {
+        __m512 v0 = _mm512_shuffle_f32x4(u[e], u[4 + e], 0x44), v1 = _mm512_shuffle_f32x4(u[e], u[4 + e], 0xEE);
+        __m512 v2 = _mm512_shuffle_f32x4(u[8 + e], u[12 + e], 0x44), v3 = _mm512_shuffle_f32x4(u[8 + e], u[12 + e], 0xEE);
+        r[e] = _mm512_shuffle_f32x4(v0, v2, 0x88);
+        r[4 + e] = _mm512_shuffle_f32x4(v0, v2, 0xDD);
+        r[8 + e] = _mm512_shuffle_f32x4(v1, v3, 0x88);
+        r[12 + e] = _mm512_shuffle_f32x4(v1, v3, 0xDD);
+    }
+}
+
 /// `attend_avx512` for several tokens (single == 0) with the same bits, sixteen positions (q·k) and
 /// sixteen output elements (p·v) at a time: each lane's chain of fused multiply-adds is the same, and
 /// `reduce16x16` sums sixteen accumulators in `reduce16`'s order without a trip through memory. The
@@ -147,93 +177,173 @@ FMK_VNNI static void attend_many_avx512(const uint16_t *q, const uint16_t *k, si
     }
 }
 
-/// One token (decode) with `attend_portable`'s bits (its `single` order: four accumulators taking 16-wide
-/// chunks in turn). The turn is unrolled, so the accumulators stay in registers, and sixteen positions' q·k
-/// sums (sixteen output elements' p·v sums) are reduced together by `reduce16x16`, in `reduce16`'s order;
+/// Value rows ahead of the current one that `attend_one_avx512` prefetches.
+#define FMK_ATTEND_ROWS_AHEAD 2
+
+/// Query heads that `attend_one_avx512` takes together at most.
+#define FMK_ATTEND_HEADS 4
+
+/// One token (decode) for `H` query heads (q + h*dim, out + h*dim, scores + h*score_stride) that share
+/// their keys and values, each with `attend_portable`'s bits (its `single` order: four accumulators taking
+/// 16-wide chunks in turn). Each key and value chunk is converted once for every head, the queries once
+/// per call; the turn is unrolled, so the accumulators stay in registers, and sixteen positions' q·k sums
+/// (sixteen output elements' p·v sums) are reduced together by `reduce16x16`, in `reduce16`'s order;
 /// every lane's chain of fused multiply-adds is unchanged.
-FMK_VNNI static void attend_one_avx512(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
-                                       size_t v_stride, int npos, int dim, float scale, float *scores, float *out) {
+FMK_VNNI static inline __attribute__((always_inline)) void attend_one_avx512(
+    const int H, const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v, size_t v_stride,
+    int npos, int dim, float scale, float *scores, size_t score_stride, float *out) {
     int padded = (npos + 15) & ~15;
-    __m512 top = _mm512_set1_ps(-INFINITY), sums[16];
+    _Alignas(64) float queries[FMK_ATTEND_HEADS][FMK_ATTEND_MAX_DIM];
+    for (int h = 0; h < H; h++)
+        for (int c = 0; c < dim; c += 16)
+            _mm512_store_ps(queries[h] + c, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(q + h * dim + c))));
+    __m512 top[FMK_ATTEND_HEADS], sums[FMK_ATTEND_HEADS][16];
+    for (int h = 0; h < H; h++) top[h] = _mm512_set1_ps(-INFINITY);
     for (int t0 = 0; t0 < npos; t0 += 16) {
         for (int p = 0; p < 16; p++) {
             // Lanes past the last position reuse position t0's key; their scores are discarded.
             const uint16_t *key = k + (size_t)(t0 + p < npos ? t0 + p : t0) * k_stride;
-            __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            if (t0 + 16 + p < npos) {
+                const char *ahead = (const char *)(key + 16 * k_stride);
+                for (int at = 0; at < 2 * dim; at += 64) _mm_prefetch(ahead + at, _MM_HINT_T0);
+            }
+            __m512 acc[FMK_ATTEND_HEADS][4];
+            for (int h = 0; h < H; h++)
+                for (int j = 0; j < 4; j++) acc[h][j] = _mm512_setzero_ps();
             for (int c = 0; c < dim; c += 64) {
                 for (int j = 0; j < 4; j++) {
                     if (c + 16 * j >= dim) break;
-                    __m512 qv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(q + c + 16 * j)));
                     __m512 kv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(key + c + 16 * j)));
-                    acc[j] = _mm512_fmadd_ps(qv, kv, acc[j]);
+                    for (int h = 0; h < H; h++)
+                        acc[h][j] = _mm512_fmadd_ps(_mm512_load_ps(queries[h] + c + 16 * j), kv, acc[h][j]);
                 }
             }
-            sums[p] = _mm512_add_ps(_mm512_add_ps(acc[0], acc[2]), _mm512_add_ps(acc[1], acc[3]));
+            for (int h = 0; h < H; h++)
+                sums[h][p] = _mm512_add_ps(_mm512_add_ps(acc[h][0], acc[h][2]), _mm512_add_ps(acc[h][1], acc[h][3]));
         }
         __mmask16 live = (__mmask16)(npos - t0 >= 16 ? 0xFFFF : (1u << (npos - t0)) - 1);
-        __m512 s = _mm512_mul_ps(reduce16x16(sums), _mm512_set1_ps(scale));
-        s = _mm512_mask_blend_ps(live, _mm512_set1_ps(-INFINITY), s);
-        _mm512_storeu_ps(scores + t0, s);
-        top = _mm512_max_ps(top, s);
+        for (int h = 0; h < H; h++) {
+            __m512 s = _mm512_mul_ps(reduce16x16(sums[h]), _mm512_set1_ps(scale));
+            s = _mm512_mask_blend_ps(live, _mm512_set1_ps(-INFINITY), s);
+            _mm512_storeu_ps(scores + h * score_stride + t0, s);
+            top[h] = _mm512_max_ps(top[h], s);
+        }
     }
-    double total = 0.0;
-    top = _mm512_set1_ps(_mm512_reduce_max_ps(top));
-    for (int c = 0; c < padded; c += 16) {
-        __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(scores + c), top));
-        _mm512_storeu_ps(scores + c, e);
-        total += (double)reduce512(e);
-    }
-    __m512 inverse = _mm512_set1_ps((float)(1.0 / total));
-    for (int c = 0; c < padded; c += 16) {
-        __m256i halves = _mm512_cvtps_ph(_mm512_mul_ps(_mm512_loadu_ps(scores + c), inverse), _MM_FROUND_TO_NEAREST_INT);
-        _mm512_storeu_ps(scores + c, _mm512_cvtph_ps(halves));
+    for (int h = 0; h < H; h++) {
+        float *own = scores + h * score_stride;
+        double total = 0.0;
+        __m512 most = _mm512_set1_ps(_mm512_reduce_max_ps(top[h]));
+        for (int c = 0; c < padded; c += 16) {
+            __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(own + c), most));
+            _mm512_storeu_ps(own + c, e);
+            total += (double)reduce512(e);
+        }
+        __m512 inverse = _mm512_set1_ps((float)(1.0 / total));
+        for (int c = 0; c < padded; c += 16) {
+            __m512 p = _mm512_mul_ps(_mm512_loadu_ps(own + c), inverse);
+            __m256i halves = _mm512_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT);
+            _mm512_storeu_ps(own + c, _mm512_cvtph_ps(halves));
+        }
     }
     // Whole 64s of the 32-padded cache go through the accumulators; positions past them are added in double.
     int whole = ((npos + 31) & ~31) & ~63;
     for (int d0 = 0; d0 < dim; d0 += 16) {
         for (int i = 0; i < 16; i++) {
             const uint16_t *row = v + (size_t)(d0 + i) * v_stride;
-            __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            if (d0 + i + FMK_ATTEND_ROWS_AHEAD < dim) {
+                // Rows lie a whole context apart, too far for the hardware to fetch them ahead.
+                const char *ahead = (const char *)(row + FMK_ATTEND_ROWS_AHEAD * v_stride);
+                for (int at = 0; at < 2 * npos; at += 64) _mm_prefetch(ahead + at, _MM_HINT_T0);
+            }
+            __m512 acc[FMK_ATTEND_HEADS][4];
+            for (int h = 0; h < H; h++)
+                for (int j = 0; j < 4; j++) acc[h][j] = _mm512_setzero_ps();
             for (int c = 0; c < whole && c < npos; c += 64) {
                 for (int j = 0; j < 4; j++) {
                     int at = c + 16 * j, live_count = npos - at;
                     if (live_count <= 0) break;
                     __mmask16 live = (__mmask16)(live_count >= 16 ? 0xFFFF : (1u << live_count) - 1);
                     __m512 values = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(live, row + at));
-                    acc[j] = _mm512_mask3_fmadd_ps(_mm512_loadu_ps(scores + at), values, acc[j], live);
+                    for (int h = 0; h < H; h++)
+                        acc[h][j] = _mm512_mask3_fmadd_ps(_mm512_loadu_ps(scores + h * score_stride + at), values,
+                                                          acc[h][j], live);
                 }
             }
-            sums[i] = _mm512_add_ps(_mm512_add_ps(acc[0], acc[2]), _mm512_add_ps(acc[1], acc[3]));
+            for (int h = 0; h < H; h++)
+                sums[h][i] = _mm512_add_ps(_mm512_add_ps(acc[h][0], acc[h][2]), _mm512_add_ps(acc[h][1], acc[h][3]));
         }
-        float reduced[16];
-        _mm512_storeu_ps(reduced, reduce16x16(sums));
-        for (int i = 0; i < 16; i++) {
-            const uint16_t *row = v + (size_t)(d0 + i) * v_stride;
-            double total_v = (double)reduced[i];
-            for (int t = whole; t < npos; t++) total_v += (double)(_cvtsh_ss(row[t]) * scores[t]);
-            out[d0 + i] = (float)total_v;
+        __m512d low[FMK_ATTEND_HEADS], high[FMK_ATTEND_HEADS];
+        for (int h = 0; h < H; h++) {
+            __m512 reduced = reduce16x16(sums[h]);
+            low[h] = _mm512_cvtps_pd(_mm512_castps512_ps256(reduced));
+            high[h] = _mm512_cvtps_pd(_mm512_extractf32x8_ps(reduced, 1));
         }
+        // Positions past the whole 64s, in order, each row's sum in double: the sixteen rows' products
+        // of sixteen positions are transposed so that lane i adds row i's.
+        for (int c = whole; c < npos; c += 16) {
+            int count = npos - c < 16 ? npos - c : 16;
+            __mmask16 live = (__mmask16)(count == 16 ? 0xFFFF : (1u << count) - 1);
+            __m512 values[16];
+            for (int i = 0; i < 16; i++)
+                values[i] = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(live, v + (size_t)(d0 + i) * v_stride + c));
+            for (int h = 0; h < H; h++) {
+                __m512 p = _mm512_maskz_loadu_ps(live, scores + h * score_stride + c), products[16];
+                for (int i = 0; i < 16; i++) products[i] = _mm512_mul_ps(values[i], p);
+                transpose16(products);
+                for (int t = 0; t < count; t++) {
+                    low[h] = _mm512_add_pd(low[h], _mm512_cvtps_pd(_mm512_castps512_ps256(products[t])));
+                    high[h] = _mm512_add_pd(high[h], _mm512_cvtps_pd(_mm512_extractf32x8_ps(products[t], 1)));
+                }
+            }
+        }
+        for (int h = 0; h < H; h++) {
+            __m256 first = _mm512_cvtpd_ps(low[h]), second = _mm512_cvtpd_ps(high[h]);
+            _mm512_storeu_ps(out + h * dim + d0, _mm512_insertf32x8(_mm512_castps256_ps512(first), second, 1));
+        }
+    }
+}
+
+/// `attend_one_avx512` for `heads` (1 to FMK_ATTEND_HEADS) heads, each count its own copy so the
+/// accumulators of every head stay in registers.
+FMK_VNNI static void attend_one_heads_avx512(int heads, const uint16_t *q, const uint16_t *k, size_t k_stride,
+                                             const uint16_t *v, size_t v_stride, int npos, int dim, float scale,
+                                             float *scores, size_t score_stride, float *out) {
+    switch (heads) {
+    case 1: attend_one_avx512(1, q, k, k_stride, v, v_stride, npos, dim, scale, scores, score_stride, out); break;
+    case 2: attend_one_avx512(2, q, k, k_stride, v, v_stride, npos, dim, scale, scores, score_stride, out); break;
+    case 3: attend_one_avx512(3, q, k, k_stride, v, v_stride, npos, dim, scale, scores, score_stride, out); break;
+    default: attend_one_avx512(4, q, k, k_stride, v, v_stride, npos, dim, scale, scores, score_stride, out); break;
     }
 }
 #endif
 
-void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
-                    const uint16_t *v, size_t v_stride, int npos, int dim, float scale, int single,
-                    float *scores, float *out) {
+void fmk_attend_f16(const uint16_t *q, int heads, const uint16_t *k, size_t k_stride, const uint16_t *v,
+                    size_t v_stride, int npos, int dim, float scale, int single, float *scores, size_t score_stride,
+                    float *out) {
 #ifdef FMK_X86
     int level = fmk_active_level();
-    if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0 && !single) {
-        attend_many_avx512(q, k, k_stride, v, v_stride, npos, dim, scale, scores, out);
-        return;
-    }
-    if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0) {
-        attend_one_avx512(q, k, k_stride, v, v_stride, npos, dim, scale, scores, out);
-        return;
-    }
-    if (level >= FMK_LEVEL_AVX2) {
-        attend_avx2(q, k, k_stride, v, v_stride, npos, dim, scale, single, scores, out);
+    if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0 && single && dim <= FMK_ATTEND_MAX_DIM) {
+        for (int h = 0; h < heads; h += FMK_ATTEND_HEADS) {
+            int count = heads - h < FMK_ATTEND_HEADS ? heads - h : FMK_ATTEND_HEADS;
+            attend_one_heads_avx512(count, q + (size_t)h * dim, k, k_stride, v, v_stride, npos, dim, scale,
+                                    scores + h * score_stride, score_stride, out + (size_t)h * dim);
+        }
         return;
     }
 #endif
-    attend_portable(q, k, k_stride, v, v_stride, npos, dim, scale, single, scores, out);
+    for (int h = 0; h < heads; h++) {
+        const uint16_t *query = q + (size_t)h * dim;
+        float *own = scores + h * score_stride, *result = out + (size_t)h * dim;
+#ifdef FMK_X86
+        if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0 && !single) {
+            attend_many_avx512(query, k, k_stride, v, v_stride, npos, dim, scale, own, result);
+            continue;
+        }
+        if (level >= FMK_LEVEL_AVX2) {
+            attend_avx2(query, k, k_stride, v, v_stride, npos, dim, scale, single, own, result);
+            continue;
+        }
+#endif
+        attend_portable(query, k, k_stride, v, v_stride, npos, dim, scale, single, own, result);
+    }
 }

@@ -310,7 +310,7 @@ func levelName(_ level: Int32) -> String { String(cString: fmk_level_name(level)
         let k = (0..<(capacity * stride)).map { _ in Float16(random.signed() * 2) }
         let v = (0..<(dim * capacity)).map { _ in Float16(random.signed()) }   // transposed: [dim][capacity]
         let scale: Float = 0.125
-        for positions in [1, 13, 16, 37, 63, 64, 65, 100, 127, 128, 150, 199, 200] {
+        for positions in [1, 13, 16, 37, 63, 64, 65, 96, 100, 127, 128, 150, 199, 200] {
           for single in [0, 1] {
             var scores = (0..<positions).map { t in
                 Double(scale) * (0..<dim).reduce(0.0) { $0 + Double(q[$1]) * Double(k[t * stride + $1]) }
@@ -322,8 +322,8 @@ func levelName(_ level: Int32) -> String { String(cString: fmk_level_name(level)
             for level in supportedLevels {
                 var scratch = [Float](repeating: .nan, count: 208), out = [Float](repeating: 0, count: dim)
                 atLevel(level) {
-                    fmk_attend_f16(q.map(\.bitPattern), k.map(\.bitPattern), stride, v.map(\.bitPattern), capacity,
-                                   Int32(positions), Int32(dim), scale, Int32(single), &scratch, &out)
+                    fmk_attend_f16(q.map(\.bitPattern), 1, k.map(\.bitPattern), stride, v.map(\.bitPattern), capacity,
+                                   Int32(positions), Int32(dim), scale, Int32(single), &scratch, 208, &out)
                 }
                 for i in 0..<dim {
                     let expected = (0..<positions).reduce(0.0) { $0 + scores[$1] / total * Double(v[i * capacity + $1]) }
@@ -335,6 +335,34 @@ func levelName(_ level: Int32) -> String { String(cString: fmk_level_name(level)
                 if let first { #expect(bits == first, "\(levelName(level)) gives the portable level's bits") } else { first = bits }
             }
           }
+        }
+    }
+
+    @Test func headsTakenTogetherGetTheBitsEachGetsAlone() {
+        var random = KernelRandom(seed: 6)
+        let dim = 64, stride = 448, capacity = 300, heads = 7
+        let q = (0..<(heads * dim)).map { _ in Float16(random.signed()).bitPattern }
+        let k = (0..<(capacity * stride)).map { _ in Float16(random.signed() * 2).bitPattern }
+        let v = (0..<(stride * capacity)).map { _ in Float16(random.signed()).bitPattern }   // [stride][capacity]
+        for positions in [1, 15, 16, 17, 40, 64, 96, 97, 160, 161, 300] {
+            for single in [0, 1] {
+                for level in supportedLevels {
+                    var alone = [Float](repeating: .nan, count: heads * dim), together = alone
+                    var scratch = [Float](repeating: .nan, count: heads * 304)
+                    atLevel(level) {
+                        for h in 0..<heads {
+                            var one = [Float](repeating: .nan, count: dim)
+                            fmk_attend_f16(Array(q[(h * dim)...]), 1, k, stride, v, capacity, Int32(positions),
+                                           Int32(dim), 0.125, Int32(single), &scratch, 304, &one)
+                            alone.replaceSubrange((h * dim)..<((h + 1) * dim), with: one)
+                        }
+                        fmk_attend_f16(q, Int32(heads), k, stride, v, capacity, Int32(positions), Int32(dim), 0.125,
+                                       Int32(single), &scratch, 304, &together)
+                    }
+                    #expect(together.map(\.bitPattern) == alone.map(\.bitPattern),
+                            "\(levelName(level)), \(positions) positions, single \(single)")
+                }
+            }
         }
     }
 

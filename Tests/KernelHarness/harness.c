@@ -155,21 +155,24 @@ static void matrix_case(int cols, int rows, int first, int tokens) {
     free(x); free(qs); free(q0); free(d); free(s); free(d0); free(out); free(w4); free(w8); free(packed);
 }
 
-/// Attention over a half KV cache: every position count shape the engine meets, prefill and decode order.
+/// Attention over a half KV cache: every position count shape the engine meets, prefill and decode order,
+/// one head alone and three heads sharing keys and values.
 static void attention_cases(void) {
-    enum { DIM = 64, STRIDE = 192, CAPACITY = 200 };
-    uint16_t *q = malloc(DIM * 2), *k = malloc(CAPACITY * STRIDE * 2), *v = malloc(DIM * CAPACITY * 2);
-    for (int i = 0; i < DIM; i++) q[i] = fmk_f32_to_f16(signed_random());
+    enum { DIM = 64, STRIDE = 192, CAPACITY = 200, HEADS = 3 };
+    uint16_t *q = malloc(HEADS * DIM * 2), *k = malloc(CAPACITY * STRIDE * 2), *v = malloc(DIM * CAPACITY * 2);
+    for (int i = 0; i < HEADS * DIM; i++) q[i] = fmk_f32_to_f16(signed_random());
     for (int i = 0; i < CAPACITY * STRIDE; i++) k[i] = fmk_f32_to_f16(signed_random() * 2);
     for (int i = 0; i < DIM * CAPACITY; i++) v[i] = fmk_f32_to_f16(signed_random());
-    static const int positions[] = {1, 13, 16, 37, 64, 100, 150, 200};
-    float scores[208], out[DIM];
+    static const int positions[] = {1, 13, 16, 37, 64, 96, 100, 150, 200};
+    float scores[HEADS * 208], out[HEADS * DIM];
     for (size_t p = 0; p < sizeof positions / sizeof positions[0]; p++) {
         for (int single = 0; single < 2; single++) {
             char shape[32];
             snprintf(shape, sizeof shape, "%d/%d", positions[p], single);
-            fmk_attend_f16(q, k, STRIDE, v, CAPACITY, positions[p], DIM, 0.125f, single, scores, out);
-            print_row("attend_f16", shape, 0, out, sizeof out);
+            fmk_attend_f16(q, 1, k, STRIDE, v, CAPACITY, positions[p], DIM, 0.125f, single, scores, 208, out);
+            print_row("attend_f16", shape, 0, out, DIM * sizeof(float));
+            fmk_attend_f16(q, HEADS, k, STRIDE, v, CAPACITY, positions[p], DIM, 0.125f, single, scores, 208, out);
+            for (int h = 0; h < HEADS; h++) print_row("attend_f16.heads", shape, h, out + h * DIM, DIM * sizeof(float));
         }
     }
     free(q); free(k); free(v);

@@ -103,14 +103,16 @@ void fmk_matmul_q8_0(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd,
                      int ntok, float *out, size_t out_stride);
 
-/// One attention head over `npos` cached positions with half keys and values, llama.cpp's numerics:
-/// scores[t] = scale · q·k_t, softmax, out[d] = Σ_t p_t v[d][t]. `q` has `dim` halves (`dim` a multiple
-/// of 16); key t is at k + t*k_stride; values are transposed: element (t, d) at v[d*v_stride + t].
-/// `single` selects the summation order llama.cpp uses when the batch is one token (decode).
-/// `scores` has room for `npos` rounded up to 16 floats.
-void fmk_attend_f16(const uint16_t *q, const uint16_t *k, size_t k_stride,
+/// Attention for `heads` query heads that share keys and values, over `npos` cached positions with half
+/// keys and values, llama.cpp's numerics: for head h, scores[t] = scale · q_h·k_t, softmax,
+/// out_h[d] = Σ_t p_t v[d][t]. Head h's query is the `dim` halves at q + h*dim (`dim` a multiple of 16),
+/// its output at out + h*dim, its scores at scores + h*score_stride (room for `npos` rounded up to 16
+/// floats); key t is at k + t*k_stride; values are transposed: element (t, d) at v[d*v_stride + t].
+/// `single` selects the summation order llama.cpp uses when the batch is one token (decode). Each head
+/// gets the bits it gets alone.
+void fmk_attend_f16(const uint16_t *q, int heads, const uint16_t *k, size_t k_stride,
                     const uint16_t *v, size_t v_stride, int npos, int dim, float scale, int single,
-                    float *scores, float *out);
+                    float *scores, size_t score_stride, float *out);
 
 /// e^x as ggml's AVX-512 vector expf computes it (an approximation within 1.5 ulp, bit-reproducible).
 float fmk_exp(float x);
