@@ -82,12 +82,14 @@ extension ForwardPass {
         }
         let (quants, scales, sums) = input
         let (r0, r1, cols) = (Int32(rows.lowerBound), Int32(rows.upperBound), Int32(m.cols))
+        // One token always takes the packed kernel, which reads ggml's layout where there is no packed copy.
+        let packedKernel = tokens == 1 || (m.packed != nil && tokens < Self.packedPassTokens)
         switch (m.isQ8_0, tokens == 1) {
-        case (false, true), (false, false) where m.packed != nil && tokens < Self.packedPassTokens:
+        case (false, _) where packedKernel:
             fmk_matmul_q4_1_packed(m.data, m.packed, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
-        case (false, false) where model.prefillKernel == .tiles:
+        case (false, _) where model.prefillKernel == .tiles:
             fmk_matmul_q4_1_tiled(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
-        case (false, false): fmk_matmul_q4_1(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
+        case (false, _): fmk_matmul_q4_1(m.data, cols, r0, r1, quants, scales, sums, Int32(tokens), out, stride)
         case (true, true): fmk_matvec_q8_0(m.data, cols, r0, r1, quants, scales, nil, out)
         case (true, false): fmk_matmul_q8_0(m.data, cols, r0, r1, quants, scales, Int32(tokens), out, stride)
         }
