@@ -9,6 +9,12 @@
 
 /// Widest head the AVX-512 decode kernel takes (its queries converted once, on the stack).
 #define FMK_ATTEND_MAX_DIM 256
+/// Value rows ahead of the current one that `attend_one_avx512` prefetches.
+#define FMK_ATTEND_ROWS_AHEAD 2
+/// Query heads that `attend_one_avx512` takes together at most.
+#define FMK_ATTEND_HEADS 4
+/// Query heads that `attend_many_avx512` takes together at most (eight accumulators each).
+#define FMK_ATTEND_MANY_HEADS 3
 
 /// Sum of 16 lanes in the order of `_mm512_reduce_add_ps`: halves, quarters, then pairs.
 static inline float reduce16(const float *l) {
@@ -125,63 +131,98 @@ FMK_VNNI static inline void transpose16(__m512 *r) {
     }
 }
 
-/// `attend_avx512` for several tokens (single == 0) with the same bits, sixteen positions (q·k) and
-/// sixteen output elements (p·v) at a time: each lane's chain of fused multiply-adds is the same, and
-/// `reduce16x16` sums sixteen accumulators in `reduce16`'s order without a trip through memory. The
-/// row-at-a-time version adds zero accumulators first, which only turns -0 into +0; its lanes start at
-/// +0 and a product of halves never rounds to zero, so they never hold -0.
-FMK_VNNI static void attend_many_avx512(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
-                                        size_t v_stride, int npos, int dim, float scale, float *scores, float *out) {
-    int padded = (npos + 15) & ~15;
-    __m512 top = _mm512_set1_ps(-INFINITY), acc[16];
-    for (int t0 = 0; t0 < npos; t0 += 16) {
-        for (int p = 0; p < 16; p++) acc[p] = _mm512_setzero_ps();
-        for (int c = 0; c < dim; c += 16) {
-            __m512 qv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(q + c)));
-            for (int p = 0; p < 16; p++) {
-                // Lanes past the last position reuse position t0's key; their scores are discarded.
-                const uint16_t *key = k + (size_t)(t0 + p < npos ? t0 + p : t0) * k_stride;
-                acc[p] = _mm512_fmadd_ps(qv, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(key + c))), acc[p]);
-            }
-        }
-        __mmask16 live = (__mmask16)(npos - t0 >= 16 ? 0xFFFF : (1u << (npos - t0)) - 1);
-        __m512 s = _mm512_mul_ps(reduce16x16(acc), _mm512_set1_ps(scale));
-        s = _mm512_mask_blend_ps(live, _mm512_set1_ps(-INFINITY), s);
-        _mm512_storeu_ps(scores + t0, s);
-        top = _mm512_max_ps(top, s);
-    }
-    float max = _mm512_reduce_max_ps(top);
+/// Softmax of `padded` scores in place, `top` holding their maximum in some lane: ggml's vector expf,
+/// summed sixteen lanes at a time into a double, each probability rounded to half.
+FMK_VNNI static inline void softmax_half(float *scores, int padded, __m512 top) {
     double total = 0.0;
-    top = _mm512_set1_ps(max);
+    __m512 most = _mm512_set1_ps(_mm512_reduce_max_ps(top));
     for (int c = 0; c < padded; c += 16) {
-        __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(scores + c), top));
+        __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(scores + c), most));
         _mm512_storeu_ps(scores + c, e);
         total += (double)reduce512(e);
     }
     __m512 inverse = _mm512_set1_ps((float)(1.0 / total));
     for (int c = 0; c < padded; c += 16) {
-        __m256i halves = _mm512_cvtps_ph(_mm512_mul_ps(_mm512_loadu_ps(scores + c), inverse), _MM_FROUND_TO_NEAREST_INT);
-        _mm512_storeu_ps(scores + c, _mm512_cvtph_ps(halves));
-    }
-    for (int d0 = 0; d0 < dim; d0 += 16) {
-        for (int i = 0; i < 16; i++) acc[i] = _mm512_setzero_ps();
-        for (int c = 0; c < npos; c += 16) {
-            __mmask16 live = (__mmask16)(npos - c >= 16 ? 0xFFFF : (1u << (npos - c)) - 1);
-            __m512 p = _mm512_loadu_ps(scores + c);
-            for (int i = 0; i < 16; i++) {
-                __m512 values = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(live, v + (size_t)(d0 + i) * v_stride + c));
-                acc[i] = _mm512_mask3_fmadd_ps(p, values, acc[i], live);
-            }
-        }
-        _mm512_storeu_ps(out + d0, reduce16x16(acc));
+        __m512 p = _mm512_mul_ps(_mm512_loadu_ps(scores + c), inverse);
+        _mm512_storeu_ps(scores + c, _mm512_cvtph_ps(_mm512_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT)));
     }
 }
 
-/// Value rows ahead of the current one that `attend_one_avx512` prefetches.
-#define FMK_ATTEND_ROWS_AHEAD 2
+/// `attend_avx512` for several tokens (single == 0) for `H` query heads (q + h*dim, out + h*dim,
+/// scores + h*score_stride) that share their keys and values, each with the bits it gets alone, eight
+/// positions (q·k) or eight output elements (p·v) at a time for every head: each key and value chunk is
+/// converted once for all of them, each lane's chain of fused multiply-adds is the same, and
+/// `reduce16x16` sums sixteen accumulators in `reduce16`'s order without a trip through memory. The
+/// row-at-a-time version adds zero accumulators first, which only turns -0 into +0; its lanes start at
+/// +0 and a product of halves never rounds to zero, so they never hold -0.
+FMK_VNNI static inline __attribute__((always_inline)) void attend_many_avx512(
+    const int H, const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v, size_t v_stride,
+    int npos, int dim, float scale, float *scores, size_t score_stride, float *out) {
+    int padded = (npos + 15) & ~15;
+    __m512 top[FMK_ATTEND_MANY_HEADS], sums[FMK_ATTEND_MANY_HEADS][16];
+    for (int h = 0; h < H; h++) top[h] = _mm512_set1_ps(-INFINITY);
+    for (int t0 = 0; t0 < npos; t0 += 16) {
+        for (int half = 0; half < 16; half += 8) {
+            __m512 acc[FMK_ATTEND_MANY_HEADS][8];
+            for (int h = 0; h < H; h++)
+                for (int p = 0; p < 8; p++) acc[h][p] = _mm512_setzero_ps();
+            for (int c = 0; c < dim; c += 16) {
+                __m512 qv[FMK_ATTEND_MANY_HEADS];
+                for (int h = 0; h < H; h++)
+                    qv[h] = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(q + h * dim + c)));
+                for (int p = 0; p < 8; p++) {
+                    // Lanes past the last position reuse position t0's key; their scores are discarded.
+                    int at = t0 + half + p;
+                    const uint16_t *key = k + (size_t)(at < npos ? at : t0) * k_stride;
+                    __m512 kv = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(key + c)));
+                    for (int h = 0; h < H; h++) acc[h][p] = _mm512_fmadd_ps(qv[h], kv, acc[h][p]);
+                }
+            }
+            for (int h = 0; h < H; h++)
+                for (int p = 0; p < 8; p++) sums[h][half + p] = acc[h][p];
+        }
+        __mmask16 live = (__mmask16)(npos - t0 >= 16 ? 0xFFFF : (1u << (npos - t0)) - 1);
+        for (int h = 0; h < H; h++) {
+            __m512 s = _mm512_mul_ps(reduce16x16(sums[h]), _mm512_set1_ps(scale));
+            s = _mm512_mask_blend_ps(live, _mm512_set1_ps(-INFINITY), s);
+            _mm512_storeu_ps(scores + h * score_stride + t0, s);
+            top[h] = _mm512_max_ps(top[h], s);
+        }
+    }
+    for (int h = 0; h < H; h++) softmax_half(scores + h * score_stride, padded, top[h]);
+    for (int d0 = 0; d0 < dim; d0 += 16) {
+        for (int half = 0; half < 16; half += 8) {
+            __m512 acc[FMK_ATTEND_MANY_HEADS][8];
+            for (int h = 0; h < H; h++)
+                for (int i = 0; i < 8; i++) acc[h][i] = _mm512_setzero_ps();
+            for (int c = 0; c < npos; c += 16) {
+                __mmask16 live = (__mmask16)(npos - c >= 16 ? 0xFFFF : (1u << (npos - c)) - 1);
+                __m512 p[FMK_ATTEND_MANY_HEADS];
+                for (int h = 0; h < H; h++) p[h] = _mm512_loadu_ps(scores + h * score_stride + c);
+                for (int i = 0; i < 8; i++) {
+                    const uint16_t *row = v + (size_t)(d0 + half + i) * v_stride + c;
+                    __m512 values = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(live, row));
+                    for (int h = 0; h < H; h++) acc[h][i] = _mm512_mask3_fmadd_ps(p[h], values, acc[h][i], live);
+                }
+            }
+            for (int h = 0; h < H; h++)
+                for (int i = 0; i < 8; i++) sums[h][half + i] = acc[h][i];
+        }
+        for (int h = 0; h < H; h++) _mm512_storeu_ps(out + h * dim + d0, reduce16x16(sums[h]));
+    }
+}
 
-/// Query heads that `attend_one_avx512` takes together at most.
-#define FMK_ATTEND_HEADS 4
+/// `attend_many_avx512` for `heads` (1 to FMK_ATTEND_MANY_HEADS) heads, each count its own copy so the
+/// accumulators of every head stay in registers.
+FMK_VNNI static void attend_many_heads_avx512(int heads, const uint16_t *q, const uint16_t *k, size_t k_stride,
+                                              const uint16_t *v, size_t v_stride, int npos, int dim, float scale,
+                                              float *scores, size_t score_stride, float *out) {
+    switch (heads) {
+    case 1: attend_many_avx512(1, q, k, k_stride, v, v_stride, npos, dim, scale, scores, score_stride, out); break;
+    case 2: attend_many_avx512(2, q, k, k_stride, v, v_stride, npos, dim, scale, scores, score_stride, out); break;
+    default: attend_many_avx512(3, q, k, k_stride, v, v_stride, npos, dim, scale, scores, score_stride, out); break;
+    }
+}
 
 /// One token (decode) for `H` query heads (q + h*dim, out + h*dim, scores + h*score_stride) that share
 /// their keys and values, each with `attend_portable`'s bits (its `single` order: four accumulators taking
@@ -229,22 +270,7 @@ FMK_VNNI static inline __attribute__((always_inline)) void attend_one_avx512(
             top[h] = _mm512_max_ps(top[h], s);
         }
     }
-    for (int h = 0; h < H; h++) {
-        float *own = scores + h * score_stride;
-        double total = 0.0;
-        __m512 most = _mm512_set1_ps(_mm512_reduce_max_ps(top[h]));
-        for (int c = 0; c < padded; c += 16) {
-            __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(own + c), most));
-            _mm512_storeu_ps(own + c, e);
-            total += (double)reduce512(e);
-        }
-        __m512 inverse = _mm512_set1_ps((float)(1.0 / total));
-        for (int c = 0; c < padded; c += 16) {
-            __m512 p = _mm512_mul_ps(_mm512_loadu_ps(own + c), inverse);
-            __m256i halves = _mm512_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT);
-            _mm512_storeu_ps(own + c, _mm512_cvtph_ps(halves));
-        }
-    }
+    for (int h = 0; h < H; h++) softmax_half(scores + h * score_stride, padded, top[h]);
     // Whole 64s of the 32-padded cache go through the accumulators; positions past them are added in double.
     int whole = ((npos + 31) & ~31) & ~63;
     for (int d0 = 0; d0 < dim; d0 += 16) {
@@ -322,11 +348,19 @@ void fmk_attend_f16(const uint16_t *q, int heads, const uint16_t *k, size_t k_st
                     float *out) {
 #ifdef FMK_X86
     int level = fmk_active_level();
-    if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0 && single && dim <= FMK_ATTEND_MAX_DIM) {
-        for (int h = 0; h < heads; h += FMK_ATTEND_HEADS) {
-            int count = heads - h < FMK_ATTEND_HEADS ? heads - h : FMK_ATTEND_HEADS;
-            attend_one_heads_avx512(count, q + (size_t)h * dim, k, k_stride, v, v_stride, npos, dim, scale,
-                                    scores + h * score_stride, score_stride, out + (size_t)h * dim);
+    if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0 && (!single || dim <= FMK_ATTEND_MAX_DIM)) {
+        int most = single ? FMK_ATTEND_HEADS : FMK_ATTEND_MANY_HEADS;
+        for (int h = 0; h < heads; h += most) {
+            int count = heads - h < most ? heads - h : most;
+            const uint16_t *query = q + (size_t)h * dim;
+            float *own = scores + h * score_stride, *result = out + (size_t)h * dim;
+            if (single) {
+                attend_one_heads_avx512(count, query, k, k_stride, v, v_stride, npos, dim, scale, own, score_stride,
+                                        result);
+            } else {
+                attend_many_heads_avx512(count, query, k, k_stride, v, v_stride, npos, dim, scale, own, score_stride,
+                                         result);
+            }
         }
         return;
     }
@@ -335,10 +369,6 @@ void fmk_attend_f16(const uint16_t *q, int heads, const uint16_t *k, size_t k_st
         const uint16_t *query = q + (size_t)h * dim;
         float *own = scores + h * score_stride, *result = out + (size_t)h * dim;
 #ifdef FMK_X86
-        if (level == FMK_LEVEL_AVX512VNNI && dim % 16 == 0 && !single) {
-            attend_many_avx512(query, k, k_stride, v, v_stride, npos, dim, scale, own, result);
-            continue;
-        }
         if (level >= FMK_LEVEL_AVX2) {
             attend_avx2(query, k, k_stride, v, v_stride, npos, dim, scale, single, own, result);
             continue;
