@@ -131,6 +131,17 @@ FMK_VNNI static inline void transpose16(__m512 *r) {
     }
 }
 
+/// Positions t0..t0+15 of one head: each position's q·k sum (lane p of `reduce16x16(sums)`) times
+/// `scale`, -infinity past `npos`, stored at scores + t0; `top` keeps the running maximum.
+FMK_VNNI static inline void store_scores(const __m512 *sums, int t0, int npos, float scale, float *scores,
+                                         __m512 *top) {
+    __mmask16 live = (__mmask16)(npos - t0 >= 16 ? 0xFFFF : (1u << (npos - t0)) - 1);
+    __m512 s = _mm512_mul_ps(reduce16x16(sums), _mm512_set1_ps(scale));
+    s = _mm512_mask_blend_ps(live, _mm512_set1_ps(-INFINITY), s);
+    _mm512_storeu_ps(scores + t0, s);
+    *top = _mm512_max_ps(*top, s);
+}
+
 /// Softmax of `padded` scores in place, `top` holding their maximum in some lane: ggml's vector expf,
 /// summed sixteen lanes at a time into a double, each probability rounded to half.
 FMK_VNNI static inline void softmax_half(float *scores, int padded, __m512 top) {
@@ -181,13 +192,7 @@ FMK_VNNI static inline __attribute__((always_inline)) void attend_many_avx512(
             for (int h = 0; h < H; h++)
                 for (int p = 0; p < 8; p++) sums[h][half + p] = acc[h][p];
         }
-        __mmask16 live = (__mmask16)(npos - t0 >= 16 ? 0xFFFF : (1u << (npos - t0)) - 1);
-        for (int h = 0; h < H; h++) {
-            __m512 s = _mm512_mul_ps(reduce16x16(sums[h]), _mm512_set1_ps(scale));
-            s = _mm512_mask_blend_ps(live, _mm512_set1_ps(-INFINITY), s);
-            _mm512_storeu_ps(scores + h * score_stride + t0, s);
-            top[h] = _mm512_max_ps(top[h], s);
-        }
+        for (int h = 0; h < H; h++) store_scores(sums[h], t0, npos, scale, scores + h * score_stride, &top[h]);
     }
     for (int h = 0; h < H; h++) softmax_half(scores + h * score_stride, padded, top[h]);
     for (int d0 = 0; d0 < dim; d0 += 16) {
@@ -262,13 +267,7 @@ FMK_VNNI static inline __attribute__((always_inline)) void attend_one_avx512(
             for (int h = 0; h < H; h++)
                 sums[h][p] = _mm512_add_ps(_mm512_add_ps(acc[h][0], acc[h][2]), _mm512_add_ps(acc[h][1], acc[h][3]));
         }
-        __mmask16 live = (__mmask16)(npos - t0 >= 16 ? 0xFFFF : (1u << (npos - t0)) - 1);
-        for (int h = 0; h < H; h++) {
-            __m512 s = _mm512_mul_ps(reduce16x16(sums[h]), _mm512_set1_ps(scale));
-            s = _mm512_mask_blend_ps(live, _mm512_set1_ps(-INFINITY), s);
-            _mm512_storeu_ps(scores + h * score_stride + t0, s);
-            top[h] = _mm512_max_ps(top[h], s);
-        }
+        for (int h = 0; h < H; h++) store_scores(sums[h], t0, npos, scale, scores + h * score_stride, &top[h]);
     }
     for (int h = 0; h < H; h++) softmax_half(scores + h * score_stride, padded, top[h]);
     // Whole 64s of the 32-padded cache go through the accumulators; positions past them are added in double.
