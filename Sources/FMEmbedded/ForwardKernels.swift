@@ -135,16 +135,7 @@ extension ForwardPass {
 
     /// RoPE, NORM mode: rotates adjacent pairs of the first `ropeDimensions` of each head.
     func rotate(_ x: UnsafeMutablePointer<Float>, heads: Int, token: Int) {
-        let pairs = c.ropeDimensions / 2, headDim = c.headDim
-        let cosines = b.ropeCos + token * pairs, sines = b.ropeSin + token * pairs
-        for h in 0..<heads {
-            let v = x + h * headDim
-            for i in 0..<pairs {
-                let (x0, x1, cs, sn) = (v[2 * i], v[2 * i + 1], cosines[i], sines[i])
-                // Fused as GCC contracts ggml's `x0*cos - x1*sin` and `x0*sin + x1*cos`.
-                v[2 * i] = (-(x1 * sn)).addingProduct(x0, cs)
-                v[2 * i + 1] = (x1 * cs).addingProduct(x0, sn)
-            }
-        }
+        let pairs = c.ropeDimensions / 2
+        fmk_rope(x, Int32(heads), Int32(c.headDim), Int32(pairs), b.ropeCos + token * pairs, b.ropeSin + token * pairs)
     }
 }

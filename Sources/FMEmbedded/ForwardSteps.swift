@@ -61,7 +61,9 @@ extension ForwardPass {
                 rotate(b.k + t * kvDim + offset, heads: kHeads.count, token: t)
                 fmk_f32_to_f16_row(b.k + t * kvDim + offset, keys + position * kvDim + offset, Int32(kHeads.count * headDim))
             }
-            for i in rows(vHeads) { values[i * capacity + position] = fmk_f32_to_f16(b.v[t * kvDim + i]) }
+            let vRows = rows(vHeads)
+            fmk_f32_to_f16_strided(b.v + t * kvDim + vRows.lowerBound, values + vRows.lowerBound * capacity + position,
+                                   capacity, Int32(vRows.count))
         }
         pool.barrier()
     }

@@ -147,6 +147,25 @@ void fmk_f32_to_f16_row(const float *x, uint16_t *y, int n) {
     for (int i = 0; i < n; i++) y[i] = fmk_f32_to_f16(x[i]);
 }
 
+#ifdef FMK_X86
+FMK_AVX2 static void f32_to_f16_strided_f16c(const float *x, uint16_t *y, size_t y_stride, int n) {
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint16_t halves[8];
+        _mm_storeu_si128((__m128i *)halves, _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT));
+        for (int j = 0; j < 8; j++) y[(size_t)(i + j) * y_stride] = halves[j];
+    }
+    for (; i < n; i++) y[(size_t)i * y_stride] = fmk_f32_to_f16(x[i]);
+}
+#endif
+
+void fmk_f32_to_f16_strided(const float *x, uint16_t *y, size_t y_stride, int n) {
+#ifdef FMK_X86
+    if (fmk_active_level() >= FMK_LEVEL_AVX2) { f32_to_f16_strided_f16c(x, y, y_stride, n); return; }
+#endif
+    for (int i = 0; i < n; i++) y[(size_t)i * y_stride] = fmk_f32_to_f16(x[i]);
+}
+
 void fmk_matvec_q4_1(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd, const float *xs, float *out) {
     int level = fmk_active_level();

@@ -178,7 +178,8 @@ static void attention_cases(void) {
     free(q); free(k); free(v);
 }
 
-/// Element-wise kernels: exp, SwiGLU, float-to-half and half-to-float rows.
+/// Element-wise kernels: exp, SwiGLU, float-to-half rows and columns, half-to-float rows, RoPE, and the
+/// greedy choice (ties, NaN and an all -infinity row among its inputs).
 static void elementwise_cases(void) {
     enum { N = 1000 };
     float x[N], up[N];
@@ -191,6 +192,23 @@ static void elementwise_cases(void) {
     print_row("f32_to_f16_row", "1000", 0, halves, sizeof halves);
     fmk_dequantize_row(FMK_TYPE_F16, halves, N, e);
     print_row("dequantize_f16", "1000", 0, e, sizeof e);
+    fmk_f32_to_f16_strided(x, halves, 3, N / 3);
+    print_row("f32_to_f16_strided", "333/3", 0, halves, sizeof halves);
+    float rotated[N];
+    memcpy(rotated, x, sizeof rotated);
+    fmk_rope(rotated, 5, 192, 48, up, up + 48);
+    print_row("rope", "5x192/48", 0, rotated, sizeof rotated);
+    int32_t chosen[6];
+    float ties[N];
+    for (int i = 0; i < N; i++) ties[i] = i % 7 == 3 ? NAN : (float)(int)(x[i] / 4);
+    chosen[0] = fmk_argmax_f32(x, N);
+    chosen[1] = fmk_argmax_f32(x, 13);
+    chosen[2] = fmk_argmax_f32(ties, N);
+    chosen[3] = fmk_argmax_f32(ties + 1, 37);
+    for (int i = 0; i < N; i++) ties[i] = -INFINITY;
+    chosen[4] = fmk_argmax_f32(ties, N);
+    chosen[5] = fmk_argmax_f32(ties, 0);
+    print_row("argmax_f32", "6 rows", 0, chosen, sizeof chosen);
     fmk_swiglu(x, up, N);
     print_row("swiglu", "1000", 0, x, sizeof x);
 }

@@ -50,6 +50,11 @@ float fmk_f16_to_f32(uint16_t h);
 uint16_t fmk_f32_to_f16(float f);
 /// Converts `n` floats to halves.
 void fmk_f32_to_f16_row(const float *x, uint16_t *y, int n);
+/// Converts `n` floats to halves `y_stride` halves apart (a column of a transposed half matrix).
+void fmk_f32_to_f16_strided(const float *x, uint16_t *y, size_t y_stride, int n);
+/// Rotates each pair (2i, 2i+1) of `heads` heads (`head_dim` floats apart; the first `pairs` pairs of
+/// each) by the angle whose cosine and sine are cosines[i], sines[i], with ggml's fused roundings.
+void fmk_rope(float *x, int heads, int head_dim, int pairs, const float *cosines, const float *sines);
 
 /// Quantizes `n` floats (a multiple of 32) to Q8_1 blocks: qs[n], d[n/32], s[n/32].
 void fmk_quantize_q8_1(const float *x, int n, int8_t *qs, float *d, float *s);
@@ -113,6 +118,9 @@ void fmk_matmul_q8_0(const void *w, int n, int row0, int row1,
 void fmk_attend_f16(const uint16_t *q, int heads, const uint16_t *k, size_t k_stride,
                     const uint16_t *v, size_t v_stride, int npos, int dim, float scale, int single,
                     float *scores, size_t score_stride, float *out);
+
+/// The lowest index of the largest of `n` floats above -infinity (NaN never chosen), or -1 when none is.
+int32_t fmk_argmax_f32(const float *x, int32_t n);
 
 /// e^x as ggml's AVX-512 vector expf computes it (an approximation within 1.5 ulp, bit-reproducible).
 float fmk_exp(float x);
