@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import FMCore
+import FMKernels
 
 /// How the next token is chosen from the logits.
 public enum SamplingMode: Sendable, Equatable {
@@ -59,14 +60,16 @@ public struct Sampler {
             let weight = exp((Double(logit) - top) * inverseTemperature)
             if weight > 1e-12 { candidates.append((Int32(i), weight)) }
         }
-        candidates.sort { $0.weight > $1.weight || ($0.weight == $1.weight && $0.token < $1.token) }
+        guard !candidates.isEmpty else { return best }
         var keep = candidates.count
         switch parameters.mode {
         case .greedy:
             return best
         case .topK(let k):
             keep = max(1, min(k, keep))
+            Self.rankFirst(keep, of: &candidates)
         case .topP(let p):
+            candidates.sort(by: Self.ranksBefore)
             let total = candidates.reduce(0) { $0 + $1.weight }
             var running = 0.0
             for (i, candidate) in candidates.enumerated() {
@@ -91,14 +94,44 @@ public struct Sampler {
         return token
     }
 
+    /// Whether candidate `a` comes before `b`: heavier first, then the lower token id (a total order,
+    /// since ids are distinct).
+    static func ranksBefore(_ a: (token: Int32, weight: Double), _ b: (token: Int32, weight: Double)) -> Bool {
+        a.weight > b.weight || (a.weight == b.weight && a.token < b.token)
+    }
+
+    /// Puts the `count` candidates that rank first at the front, in rank order (the rest in no order):
+    /// exactly the first `count` of a full sort, found with a heap of `count` instead of sorting all.
+    static func rankFirst(_ count: Int, of items: inout [(token: Int32, weight: Double)]) {
+        guard count * 8 < items.count else { return items.sort(by: ranksBefore) }
+        items.withUnsafeMutableBufferPointer { all in
+            // A heap over all[0..<count] whose root ranks last: each later candidate that ranks before
+            // the root replaces it.
+            func siftDown(_ start: Int) {
+                var node = start
+                while true {
+                    let left = 2 * node + 1, right = left + 1
+                    var last = node
+                    if left < count && ranksBefore(all[last], all[left]) { last = left }
+                    if right < count && ranksBefore(all[last], all[right]) { last = right }
+                    if last == node { return }
+                    all.swapAt(node, last)
+                    node = last
+                }
+            }
+            for node in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(node) }
+            for i in count..<all.count where ranksBefore(all[i], all[0]) {
+                all.swapAt(0, i)
+                siftDown(0)
+            }
+            all[0..<count].sort(by: ranksBefore)
+        }
+    }
+
     /// The index of the largest finite logit (lowest index on ties), or nil when none is finite.
     public static func argmax(_ logits: UnsafeBufferPointer<Float>) -> Int32? {
-        var best = -1
-        var value = -Float.infinity
-        for i in 0..<logits.count where logits[i] > value {
-            value = logits[i]
-            best = i
-        }
-        return best < 0 ? nil : Int32(best)
+        guard let base = logits.baseAddress else { return nil }
+        let best = fmk_argmax_f32(base, Int32(logits.count))
+        return best < 0 ? nil : best
     }
 }
