@@ -110,15 +110,29 @@ extension ForwardPass {
                           b.actSum + offset / quantBlock)
     }
 
-    /// RMSNorm in place (as ggml: sum of squares in double), times `gain`.
+    /// RMSNorm in place (as ggml: sum of squares in double, in element order), times `gain`, for
+    /// `count` rows `stride` floats apart. Each row's sum is its own chain of dependent additions; rows
+    /// are summed four at a time so the chains overlap (a lone row's sum waits on every addition).
     @inline(__always)
-    func rmsNorm(_ x: UnsafeMutablePointer<Float>, gain: UnsafePointer<Float>) {
+    func rmsNorm(_ rows: UnsafeMutablePointer<Float>, stride: Int, count: Int, gain: UnsafePointer<Float>) {
         let dim = c.dim
-        var sum = 0.0
-        for i in 0..<dim { sum += Double(x[i] * x[i]) }
-        let mean = Float(sum / Double(dim))
-        let scale = 1 / (mean + c.rmsEpsilon).squareRoot()
-        for i in 0..<dim { x[i] = x[i] * scale * gain[i] }
+        for first in Swift.stride(from: 0, to: count, by: 4) {
+            // A group of fewer than four rows repeats its first row in the missing chains.
+            let row = { (k: Int) in rows + (first + (first + k < count ? k : 0)) * stride }
+            let (x0, x1, x2, x3) = (row(0), row(1), row(2), row(3))
+            var (s0, s1, s2, s3) = (0.0, 0.0, 0.0, 0.0)
+            for i in 0..<dim {
+                s0 += Double(x0[i] * x0[i])
+                s1 += Double(x1[i] * x1[i])
+                s2 += Double(x2[i] * x2[i])
+                s3 += Double(x3[i] * x3[i])
+            }
+            for k in 0..<min(4, count - first) {
+                let x = rows + (first + k) * stride, sum = k == 0 ? s0 : k == 1 ? s1 : k == 2 ? s2 : s3
+                let scale = 1 / (Float(sum / Double(dim)) + c.rmsEpsilon).squareRoot()
+                for i in 0..<dim { x[i] = x[i] * scale * gain[i] }
+            }
+        }
     }
 
     /// cos/sin of RoPE angles for `position`, as ggml computes them (θ multiplied pair by pair).

@@ -28,8 +28,11 @@ extension ForwardPass {
             } else {
                 y.update(from: x, count: dim)
             }
-            rmsNorm(y, gain: gain)
-            fmk_quantize_q8_1(y, Int32(dim), own.0 + t * dim, own.1 + t * dim / quantBlock, own.2 + t * dim / quantBlock)
+        }
+        rmsNorm(normed, stride: dim, count: tokens.count, gain: gain)
+        for t in 0..<tokens.count {
+            let (y, block) = (normed + t * dim, t * dim / quantBlock)
+            fmk_quantize_q8_1(y, Int32(dim), own.0 + t * dim, own.1 + block, own.2 + block)
         }
         if adding { swap(&current, &next) }
     }
@@ -129,15 +132,15 @@ extension ForwardPass {
     func logits(gain: UnsafePointer<Float>, output: KernelMatrix) {
         let dim = c.dim, n = tokens.count
         let first = decoding ? 0 : n - 1
-        for j in share(n - first, worker, workers) {
+        let owned = share(n - first, worker, workers)
+        for j in owned {
             let t = first + j
             let x = current + t * dim, delta = b.projected + t * dim
             for i in 0..<dim { x[i] += delta[i] }
-            let out = b.xb + j * dim
-            out.update(from: x, count: dim)
-            rmsNorm(out, gain: gain)
-            quantize(out, count: dim, token: j)
+            (b.xb + j * dim).update(from: x, count: dim)
         }
+        rmsNorm(b.xb + owned.lowerBound * dim, stride: dim, count: owned.count, gain: gain)
+        for j in owned { quantize(b.xb + j * dim, count: dim, token: j) }
         pool.barrier()
         let rows = share(c.vocabSize, worker, workers), blocks = dim / quantBlock
         if output.isQ8_0 {
