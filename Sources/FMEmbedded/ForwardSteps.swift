@@ -75,26 +75,43 @@ extension ForwardPass {
     /// of `layer`'s cache (grouped-query: each key/value head serves `headCount / kvHeadCount` query
     /// heads, which one call takes together so they share each load of a key and a value), quantized for
     /// the output projection. Threads take (token, key/value head) pairs in turn, so each gets as many
-    /// late tokens (long attention spans) as early ones.
+    /// late tokens (long attention spans) as early ones; the pairs left over when they do not divide
+    /// among the threads (the third head of a one-token step on two threads) are split by query head,
+    /// which gets each head the same bits.
     @inline(__always)
     func attention(layer: Int) {
-        let (dim, headDim, n) = (c.dim, c.headDim, tokens.count)
-        let group = c.headCount / c.kvHeadCount, scale = 1 / Float(headDim).squareRoot()
-        for pair in stride(from: worker, to: n * c.kvHeadCount, by: workers) {
-            let t = pair / c.kvHeadCount, kvHead = pair % c.kvHeadCount, kvOffset = kvHead * headDim
-            let place = places[t], capacity = place.capacity, first = t * dim + kvHead * group * headDim
-            let keys = place.keys(layer: layer, kvDim: c.kvDim), values = place.values(layer: layer, kvDim: c.kvDim)
-            fmk_attend_f16(b.queryHalf + first, Int32(group), keys + kvOffset, c.kvDim, values + kvOffset * capacity,
-                           capacity, Int32(place.position + 1), Int32(headDim), scale, decoding ? 1 : 0,
-                           b.scores + worker * group * b.scoreStride, b.scoreStride, b.attention + first)
-            // Q8_1 blocks are independent, so heads quantize themselves when their width is whole blocks.
-            if headsQuantizeAlone { quantize(b.attention, at: first, count: group * headDim) }
+        let pairs = tokens.count * c.kvHeadCount, group = c.headCount / c.kvHeadCount
+        let whole = pairs - pairs % workers
+        for pair in stride(from: worker, to: whole, by: workers) { attend(pair: pair, heads: 0..<group, layer: layer) }
+        let leftover = share((pairs - whole) * group, worker, workers)
+        for pair in whole..<pairs {
+            let first = (pair - whole) * group
+            let heads = leftover.clamped(to: first..<(first + group))
+            guard !heads.isEmpty else { continue }
+            attend(pair: pair, heads: (heads.lowerBound - first)..<(heads.upperBound - first), layer: layer)
         }
         if !headsQuantizeAlone {
             pool.barrier()
-            for t in mine { quantize(b.attention + t * dim, count: dim, token: t) }
+            for t in mine { quantize(b.attention + t * c.dim, count: c.dim, token: t) }
         }
         pool.barrier()
+    }
+
+    /// Attention for query heads `heads` (of the group of `pair`'s key/value head) of `pair`'s token:
+    /// `pair` is token · kvHeadCount + key/value head.
+    @inline(__always)
+    func attend(pair: Int, heads: Range<Int>, layer: Int) {
+        let (dim, headDim) = (c.dim, c.headDim)
+        let group = c.headCount / c.kvHeadCount, scale = 1 / Float(headDim).squareRoot()
+        let t = pair / c.kvHeadCount, kvHead = pair % c.kvHeadCount, kvOffset = kvHead * headDim
+        let place = places[t], capacity = place.capacity
+        let first = t * dim + (kvHead * group + heads.lowerBound) * headDim
+        let keys = place.keys(layer: layer, kvDim: c.kvDim), values = place.values(layer: layer, kvDim: c.kvDim)
+        fmk_attend_f16(b.queryHalf + first, Int32(heads.count), keys + kvOffset, c.kvDim, values + kvOffset * capacity,
+                       capacity, Int32(place.position + 1), Int32(headDim), scale, decoding ? 1 : 0,
+                       b.scores + worker * group * b.scoreStride, b.scoreStride, b.attention + first)
+        // Q8_1 blocks are independent, so heads quantize themselves when their width is whole blocks.
+        if headsQuantizeAlone { quantize(b.attention, at: first, count: heads.count * headDim) }
     }
 
     /// projected = W · input for every token: a block's output, which the next step adds to x.
