@@ -13,6 +13,7 @@ static int32_t argmax_portable(const float *x, int32_t n) {
     return best;
 }
 
+#ifdef FMK_X86
 /// The first index from `start` whose value equals `value` (one exists).
 static int32_t first_equal(const float *x, int32_t start, int32_t n, float value) {
     for (int32_t i = start; i < n; i++) {
@@ -21,7 +22,6 @@ static int32_t first_equal(const float *x, int32_t start, int32_t n, float value
     return -1;
 }
 
-#ifdef FMK_X86
 FMK_AVX2 static int32_t argmax_avx2(const float *x, int32_t n) {
     __m256 top = _mm256_set1_ps(-INFINITY);
     int32_t i = 0;

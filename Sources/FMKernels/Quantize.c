@@ -57,33 +57,52 @@ FMK_AVX2 static int quantize_block_avx2(const float *x, int8_t *q, float *d) {
     *d = scale;
     return _mm_cvtsi128_si32(s);
 }
-#endif
 
-/// The block quantizer for the calling thread's level.
-typedef int (*block_quantizer)(const float *x, int8_t *q, float *d);
-
-static block_quantizer active_quantizer(void) {
-#ifdef FMK_X86
-    if (fmk_active_level() >= FMK_LEVEL_AVX2) return quantize_block_avx2;
-#endif
-    return quantize_block;
+/// Rounds `x` to the nearest half and back with the F16C instructions (the same IEEE rounding as
+/// `fmk_f32_to_f16`, without its branches and calls).
+FMK_AVX2 static inline float through_half_f16c(float x) {
+    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtps_ph(_mm_set_ss(x), _MM_FROUND_TO_NEAREST_INT)));
 }
 
-void fmk_quantize_q8_1(const float *x, int n, int8_t *qs, float *d, float *s) {
-    block_quantizer quantize = active_quantizer();
+/// `fmk_quantize_q8_1` at AVX2 and up.
+FMK_AVX2 static void quantize_q8_1_avx2(const float *x, int n, int8_t *qs, float *d, float *s) {
     for (int b = 0; b < n / FMK_BLOCK; b++) {
         float scale;
-        int sum = quantize(x + b * FMK_BLOCK, qs + b * FMK_BLOCK, &scale);
+        int sum = quantize_block_avx2(x + b * FMK_BLOCK, qs + b * FMK_BLOCK, &scale);
+        d[b] = through_half_f16c(scale);
+        s[b] = through_half_f16c(scale * (float)sum);
+    }
+}
+
+/// `fmk_quantize_q8_0` at AVX2 and up.
+FMK_AVX2 static void quantize_q8_0_avx2(const float *x, int n, int8_t *qs, float *d) {
+    for (int b = 0; b < n / FMK_BLOCK; b++) {
+        float scale;
+        quantize_block_avx2(x + b * FMK_BLOCK, qs + b * FMK_BLOCK, &scale);
+        d[b] = through_half_f16c(scale);
+    }
+}
+#endif
+
+void fmk_quantize_q8_1(const float *x, int n, int8_t *qs, float *d, float *s) {
+#ifdef FMK_X86
+    if (fmk_active_level() >= FMK_LEVEL_AVX2) { quantize_q8_1_avx2(x, n, qs, d, s); return; }
+#endif
+    for (int b = 0; b < n / FMK_BLOCK; b++) {
+        float scale;
+        int sum = quantize_block(x + b * FMK_BLOCK, qs + b * FMK_BLOCK, &scale);
         d[b] = fmk_f16_to_f32(fmk_f32_to_f16(scale));
         s[b] = fmk_f16_to_f32(fmk_f32_to_f16(scale * (float)sum));
     }
 }
 
 void fmk_quantize_q8_0(const float *x, int n, int8_t *qs, float *d) {
-    block_quantizer quantize = active_quantizer();
+#ifdef FMK_X86
+    if (fmk_active_level() >= FMK_LEVEL_AVX2) { quantize_q8_0_avx2(x, n, qs, d); return; }
+#endif
     for (int b = 0; b < n / FMK_BLOCK; b++) {
         float scale;
-        quantize(x + b * FMK_BLOCK, qs + b * FMK_BLOCK, &scale);
+        quantize_block(x + b * FMK_BLOCK, qs + b * FMK_BLOCK, &scale);
         d[b] = fmk_f16_to_f32(fmk_f32_to_f16(scale));
     }
 }
