@@ -57,7 +57,10 @@ public struct Sampler {
         let inverseTemperature = 1 / parameters.temperature, top = Double(logits[Int(best)])
         candidates.removeAll(keepingCapacity: true)
         for (i, logit) in logits.enumerated() where logit > -.infinity {
-            let weight = exp((Double(logit) - top) * inverseTemperature)
+            // e^-28 is below the 1e-12 cut, so a lower exponent is dropped without computing its weight.
+            let exponent = (Double(logit) - top) * inverseTemperature
+            guard exponent > Self.lowestKeptExponent else { continue }
+            let weight = exp(exponent)
             if weight > 1e-12 { candidates.append((Int32(i), weight)) }
         }
         guard !candidates.isEmpty else { return best }
@@ -93,6 +96,9 @@ public struct Sampler {
         if parameters.mode != .greedy && parameters.temperature > 0 { _ = random.next() }
         return token
     }
+
+    /// An exponent at or below this weighs under the 1e-12 every candidate must exceed (e^-28 ≈ 6.9e-13).
+    static let lowestKeptExponent = -28.0
 
     /// Whether candidate `a` comes before `b`: heavier first, then the lower token id (a total order,
     /// since ids are distinct).

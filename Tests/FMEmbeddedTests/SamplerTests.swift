@@ -76,10 +76,15 @@ private func sortedTopK(_ logits: [Float], k: Int, temperature: Double, random: 
         }
     }
 
+    @Test func weightsSkippedUnweighedAreBelowTheCut() {
+        #expect(exp(Sampler.lowestKeptExponent) < 1e-12 && exp(Sampler.lowestKeptExponent.nextUp) < 1e-12)
+    }
+
     @Test func topKDrawsAreTheFullSortsDrawForDraw() {
         var random = KernelRandom(seed: 17)
-        for (count, k, temperature) in [(50, 2, 1.0), (49_152, 40, 0.3), (49_152, 40, 2.0), (3000, 5, 0.7)] {
-            let x = logits(count, shape: count > 50 ? 1 : 0, random: &random)
+        for (count, k, temperature, shape) in [(50, 2, 1.0, 0), (49_152, 40, 0.3, 1), (49_152, 40, 2.0, 1),
+                                               (3000, 5, 0.7, 1), (49_152, 40, 0.3, 0), (49_152, 40, 1.0, 0)] {
+            let x = logits(count, shape: shape, random: &random)
             var sampler = Sampler(SamplingParameters(mode: .topK(k), temperature: temperature, seed: 99))
             var oracle = SplitMix64(seed: 99)
             let draws = x.withUnsafeBufferPointer { buffer in (0..<50).map { _ in sampler.sample(buffer) } }
