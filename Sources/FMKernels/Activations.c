@@ -38,6 +38,18 @@ FMK_AVX2 static void swiglu_fma(float *gate, const float *up, int n) {
     }
 }
 
+/// `swiglu_fma` eight lanes at a time through `exp8`; the division, sum and product round as the scalar ones.
+FMK_AVX2 static void swiglu_avx2(float *gate, const float *up, int n) {
+    int i = 0;
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    for (; i + 8 <= n; i += 8) {
+        __m256 x = _mm256_loadu_ps(gate + i);
+        __m256 silu = _mm256_div_ps(x, _mm256_add_ps(one, exp8(_mm256_sub_ps(zero, x))));
+        _mm256_storeu_ps(gate + i, _mm256_mul_ps(silu, _mm256_loadu_ps(up + i)));
+    }
+    swiglu_fma(gate + i, up + i, n - i);
+}
+
 /// `swiglu_fma` sixteen lanes at a time: `exp16` is `FMK_EXP_BODY` per lane (`scalef` and `ldexpf`
 /// both scale by 2^n with one rounding), and the division, sum and product round as the scalar ones.
 FMK_VNNI static void swiglu_avx512(float *gate, const float *up, int n) {
@@ -55,7 +67,7 @@ FMK_VNNI static void swiglu_avx512(float *gate, const float *up, int n) {
 void fmk_swiglu(float *gate, const float *up, int n) {
 #ifdef FMK_X86
     if (fmk_active_level() == FMK_LEVEL_AVX512VNNI) { swiglu_avx512(gate, up, n); return; }
-    if (fmk_active_level() >= FMK_LEVEL_AVX2) { swiglu_fma(gate, up, n); return; }
+    if (fmk_active_level() >= FMK_LEVEL_AVX2) { swiglu_avx2(gate, up, n); return; }
 #endif
     for (int i = 0; i < n; i++) {
         float x = gate[i];

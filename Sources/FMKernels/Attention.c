@@ -24,54 +24,47 @@ static inline float reduce16(const float *l) {
     return (t6[0] + t6[2]) + (t6[1] + t6[3]);
 }
 
-#define FMK_ATTEND_LANES_BODY                                                                      \
-    int padded = (npos + 15) & ~15;                                                                \
-    float max = -INFINITY;                                                                         \
-    for (int t = 0; t < npos; t++) {                                                               \
-        const uint16_t *key = k + (size_t)t * k_stride;                                            \
-        float acc[4][16] = {{0}};                                                                  \
-        for (int c = 0; c < dim; c += 16)                                                          \
-            for (int l = 0; l < 16; l++)                                                           \
-                acc[single ? (c >> 4) & 3 : 0][l] = fmaf(fmk_f16_to_f32(q[c + l]), fmk_f16_to_f32(key[c + l]), \
-                                                         acc[single ? (c >> 4) & 3 : 0][l]);       \
-        for (int l = 0; l < 16; l++) acc[0][l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l]); \
-        scores[t] = reduce16(acc[0]) * scale;                                                      \
-        if (scores[t] > max) max = scores[t];                                                      \
-    }                                                                                              \
-    double total = 0.0;                                                                            \
-    for (int c = 0; c < padded; c += 16) {                                                         \
-        float lane[16];                                                                            \
-        for (int l = 0; l < 16; l++) lane[l] = c + l < npos ? fmk_exp(scores[c + l] - max) : 0.0f; \
-        for (int l = 0; l < 16; l++) scores[c + l] = lane[l];                                      \
-        total += (double)reduce16(lane);                                                           \
-    }                                                                                              \
-    float inverse = (float)(1.0 / total);                                                          \
-    for (int t = 0; t < padded; t++) scores[t] = fmk_f16_to_f32(fmk_f32_to_f16(scores[t] * inverse)); \
-    int whole = single ? ((npos + 31) & ~31) & ~63 : padded;                                       \
-    for (int d = 0; d < dim; d++) {                                                                \
-        const uint16_t *row = v + (size_t)d * v_stride;                                            \
-        float acc[4][16] = {{0}};                                                                  \
-        for (int c = 0; c < whole; c += 16)                                                        \
-            for (int l = 0; l < 16 && c + l < npos; l++)                                           \
-                acc[single ? (c >> 4) & 3 : 0][l] = fmaf(scores[c + l], fmk_f16_to_f32(row[c + l]), \
-                                                         acc[single ? (c >> 4) & 3 : 0][l]);       \
-        for (int l = 0; l < 16; l++) acc[0][l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l]); \
-        double sum = (double)reduce16(acc[0]);                                                     \
-        for (int t = whole; t < npos; t++) sum += (double)(fmk_f16_to_f32(row[t]) * scores[t]);    \
-        out[d] = (float)sum;                                                                       \
-    }
-
+/// One query head, element by element, in the order every other level reproduces.
 static void attend_portable(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
                             size_t v_stride, int npos, int dim, float scale, int single, float *scores, float *out) {
-    FMK_ATTEND_LANES_BODY
+    int padded = (npos + 15) & ~15;
+    float max = -INFINITY;
+    for (int t = 0; t < npos; t++) {
+        const uint16_t *key = k + (size_t)t * k_stride;
+        float acc[4][16] = {{0}};
+        for (int c = 0; c < dim; c += 16)
+            for (int l = 0; l < 16; l++)
+                acc[single ? (c >> 4) & 3 : 0][l] = fmaf(fmk_f16_to_f32(q[c + l]), fmk_f16_to_f32(key[c + l]),
+                                                         acc[single ? (c >> 4) & 3 : 0][l]);
+        for (int l = 0; l < 16; l++) acc[0][l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l]);
+        scores[t] = reduce16(acc[0]) * scale;
+        if (scores[t] > max) max = scores[t];
+    }
+    double total = 0.0;
+    for (int c = 0; c < padded; c += 16) {
+        float lane[16];
+        for (int l = 0; l < 16; l++) lane[l] = c + l < npos ? fmk_exp(scores[c + l] - max) : 0.0f;
+        for (int l = 0; l < 16; l++) scores[c + l] = lane[l];
+        total += (double)reduce16(lane);
+    }
+    float inverse = (float)(1.0 / total);
+    for (int t = 0; t < padded; t++) scores[t] = fmk_f16_to_f32(fmk_f32_to_f16(scores[t] * inverse));
+    int whole = single ? ((npos + 31) & ~31) & ~63 : padded;
+    for (int d = 0; d < dim; d++) {
+        const uint16_t *row = v + (size_t)d * v_stride;
+        float acc[4][16] = {{0}};
+        for (int c = 0; c < whole; c += 16)
+            for (int l = 0; l < 16 && c + l < npos; l++)
+                acc[single ? (c >> 4) & 3 : 0][l] = fmaf(scores[c + l], fmk_f16_to_f32(row[c + l]),
+                                                         acc[single ? (c >> 4) & 3 : 0][l]);
+        for (int l = 0; l < 16; l++) acc[0][l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l]);
+        double sum = (double)reduce16(acc[0]);
+        for (int t = whole; t < npos; t++) sum += (double)(fmk_f16_to_f32(row[t]) * scores[t]);
+        out[d] = (float)sum;
+    }
 }
 
 #ifdef FMK_X86
-FMK_AVX2 static void attend_avx2(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v,
-                                 size_t v_stride, int npos, int dim, float scale, int single, float *scores, float *out) {
-    FMK_ATTEND_LANES_BODY
-}
-
 FMK_VNNI static inline float reduce512(__m512 x) {
     float lanes[16];
     _mm512_storeu_ps(lanes, x);
@@ -368,8 +361,8 @@ void fmk_attend_f16(const uint16_t *q, int heads, const uint16_t *k, size_t k_st
         const uint16_t *query = q + (size_t)h * dim;
         float *own = scores + h * score_stride, *result = out + (size_t)h * dim;
 #ifdef FMK_X86
-        if (level >= FMK_LEVEL_AVX2) {
-            attend_avx2(query, k, k_stride, v, v_stride, npos, dim, scale, single, own, result);
+        if (level >= FMK_LEVEL_AVX2 && dim % 16 == 0 && dim <= FMK_ATTEND_MAX_DIM) {
+            fmk_attend_avx2(query, k, k_stride, v, v_stride, npos, dim, scale, single, own, result);
             continue;
         }
 #endif

@@ -46,6 +46,30 @@ FMK_VNNI static inline __m512 exp16(__m512 x) {
 }
 #endif
 
+#ifdef FMK_X86
+/// `FMK_EXP_BODY` (Activations.c) eight lanes at a time: where every |n| ≤ 126, 2^n is a normal float
+/// and j × 2^n rounds once as `ldexpf` does; otherwise (large or NaN inputs) each lane takes `fmk_exp`.
+FMK_AVX2 static inline __m256 exp8(__m256 x) {
+    const __m256 shift = _mm256_set1_ps(0x1.8p23f);
+    __m256 n = _mm256_sub_ps(_mm256_fmadd_ps(x, _mm256_set1_ps(0x1.715476p+0f), shift), shift);
+    __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), n);
+    if (_mm256_movemask_ps(_mm256_cmp_ps(magnitude, _mm256_set1_ps(126.0f), _CMP_LE_OQ)) != 0xFF) {
+        _Alignas(32) float lanes[8];
+        _mm256_store_ps(lanes, x);
+        for (int l = 0; l < 8; l++) lanes[l] = fmk_exp(lanes[l]);
+        return _mm256_load_ps(lanes);
+    }
+    __m256 b = _mm256_fnmadd_ps(n, _mm256_set1_ps(0x1.62e4p-1f), x);
+    b = _mm256_fnmadd_ps(n, _mm256_set1_ps(0x1.7f7d1cp-20f), b);
+    __m256 u = _mm256_mul_ps(b, b);
+    __m256 high = _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_set1_ps(0x1.0e4020p-7f), b, _mm256_set1_ps(0x1.573e2ep-5f)), u,
+                                  _mm256_fmadd_ps(_mm256_set1_ps(0x1.555e66p-3f), b, _mm256_set1_ps(0x1.fffdb6p-2f)));
+    __m256 j = _mm256_fmadd_ps(high, u, _mm256_fmadd_ps(_mm256_set1_ps(0x1.ffffecp-1f), b, _mm256_set1_ps(1.0f)));
+    __m256i power = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    return _mm256_mul_ps(j, _mm256_castsi256_ps(power));
+}
+#endif
+
 static inline uint16_t fmk_read_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 
 /// The sum of a block dot product's eight lane accumulators in the order of the x86 levels' horizontal
@@ -89,4 +113,6 @@ void fmk_logits_q8_0_vnni(const uint8_t *w, int n, int row0, int row1, int ntok,
                           const float *const *xd, const uint32_t *const *masks, float *const *outs);
 void fmk_matmul_q8_0_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, int ntok, float *out, size_t out_stride);
+void fmk_attend_avx2(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v, size_t v_stride,
+                     int npos, int dim, float scale, int single, float *scores, float *out);
 #endif
