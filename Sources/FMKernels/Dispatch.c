@@ -185,13 +185,18 @@ void fmk_matvec_q4_1(const void *w, int n, int row0, int row1,
     fmk_matvec_q4_1_portable(w, n, row0, row1, xq, xd, xs, out);
 }
 
-int fmk_level_packs_q4_1(int level) { return level == FMK_LEVEL_AVX512VNNI; }
+int fmk_level_packs_q4_1(int level) { return level == FMK_LEVEL_AVX512VNNI || level == FMK_LEVEL_AVX2; }
 
 void fmk_matmul_q4_1_packed(const void *w, const void *packed, int n, int row0, int row1, const int8_t *xq,
                             const float *xd, const float *xs, int ntok, float *out, size_t out_stride) {
 #ifdef FMK_X86
-    if (packed && fmk_level_packs_q4_1(fmk_active_level())) {
+    int level = fmk_active_level();
+    if (packed && level == FMK_LEVEL_AVX512VNNI) {
         fmk_matmul_q4_1_packed_vnni(w, packed, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
+        return;
+    }
+    if (packed && level == FMK_LEVEL_AVX2) {
+        fmk_matmul_q4_1_packed_avx2(w, packed, n, row0, row1, xq, xd, xs, ntok, out, out_stride);
         return;
     }
 #endif

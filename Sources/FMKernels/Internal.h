@@ -113,6 +113,9 @@ void fmk_logits_q8_0_vnni(const uint8_t *w, int n, int row0, int row1, int ntok,
                           const float *const *xd, const uint32_t *const *masks, float *const *outs);
 void fmk_matmul_q8_0_x86(int vnni, const uint8_t *w, int n, int row0, int row1, const int8_t *xq,
                          const float *xd, int ntok, float *out, size_t out_stride);
+void fmk_matmul_q4_1_packed_avx2(const uint8_t *w, const uint8_t *packed, int n, int row0, int row1,
+                                 const int8_t *xq, const float *xd, const float *xs, int ntok, float *out,
+                                 size_t out_stride);
 void fmk_attend_avx2(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v, size_t v_stride,
                      int npos, int dim, float scale, int single, float *scores, float *out);
 #endif

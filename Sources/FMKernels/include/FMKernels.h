@@ -65,7 +65,7 @@ void fmk_quantize_q8_0(const float *x, int n, int8_t *qs, float *d);
 void fmk_matvec_q4_1(const void *w, int n, int row0, int row1,
                      const int8_t *xq, const float *xd, const float *xs, float *out);
 /// Whether `level`'s decode kernel (`fmk_matmul_q4_1_packed`) reads Q4_1 rows packed by `fmk_pack_q4_1`
-/// (AVX-512 VNNI); the other levels read ggml's layout only.
+/// (AVX-512 VNNI, AVX2); the other levels read ggml's layout only.
 int fmk_level_packs_q4_1(int level);
 /// Rows in a group of Q4_1 rows packed by `fmk_pack_q4_1`.
 #define FMK_Q4_1_PACK_ROWS 16
@@ -76,8 +76,8 @@ int fmk_level_packs_q4_1(int level);
 void fmk_pack_q4_1(const void *w, int rows, int n, void *out);
 /// The decode product: `fmk_matvec_q4_1` for each of `ntok` tokens (laid out as for `fmk_matmul_q4_1`),
 /// with identical bits, reading the whole groups of rows inside [row0, row1) from `packed` (`w`
-/// packed by `fmk_pack_q4_1`, or NULL) at a level that packs, three tokens per weight block, and
-/// the rest from `w`.
+/// packed by `fmk_pack_q4_1`, or NULL) at a level that packs (AVX-512: three tokens per weight block;
+/// AVX2: one, eight rows at a time), and the rest from `w`.
 void fmk_matmul_q4_1_packed(const void *w, const void *packed, int n, int row0, int row1, const int8_t *xq,
                             const float *xd, const float *xs, int ntok, float *out, size_t out_stride);
 /// Batched: out[t*out_stride + r] = row r · token t, for `ntok` tokens stored consecutively
