@@ -1,7 +1,7 @@
 import FMKernels
 
 /// Copies of the layers' Q4_1 matrices in the layout the decode kernel of a level reads when that level
-/// packs (`fmk_level_packs_q4_1`: AVX-512 VNNI): the blocks of `FMK_Q4_1_PACK_ROWS` rows side by side,
+/// packs (`fmk_level_packs_q4_1`: AVX-512 VNNI, AVX2): the blocks of `FMK_Q4_1_PACK_ROWS` rows side by side,
 /// so four loads take a block of every row of a group (`fmk_pack_q4_1`). Prefill passes of
 /// `ForwardPass.packedPassTokens` or more still read the mapped ggml layout, so a packing level holds
 /// the layer weights twice (66 MB more for SmolLM2-135M).
