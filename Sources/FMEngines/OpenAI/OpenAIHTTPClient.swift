@@ -70,7 +70,8 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
             }
             let (response, chunks, completion) = state.take()
             if state.isOverLimit {
-                task.cancel()
+                // The delegate cancelled the task when the limit was passed; a second cancel from this
+                // thread raced it in the toolchain's task registry (a fatal error, about 1 run in 3).
                 throw OpenAIError(kind: .responseTooLarge(limit: maxResponseBytes), url: url.absoluteString, detail:
                     "the response grew past maxResponseBytes (\(maxResponseBytes) bytes, counted after decompression); "
                     + "raise the engine option maxResponseBytes if the server's answers are really this large", apiKey: apiKey)
