@@ -71,7 +71,7 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
             let (response, chunks, completion) = state.take()
             if state.isOverLimit {
                 // The delegate cancelled the task when the limit was passed; a second cancel from this
-                // thread raced it in the toolchain's task registry (a fatal error, about 1 run in 3).
+                // thread raced it in the toolchain's task registry (a fatal error, 2 of 11 test runs).
                 throw OpenAIError(kind: .responseTooLarge(limit: maxResponseBytes), url: url.absoluteString, detail:
                     "the response grew past maxResponseBytes (\(maxResponseBytes) bytes, counted after decompression); "
                     + "raise the engine option maxResponseBytes if the server's answers are really this large", apiKey: apiKey)
