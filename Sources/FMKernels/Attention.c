@@ -7,8 +7,6 @@
 #include "Internal.h"
 #include <math.h>
 
-/// Widest head the AVX-512 decode kernel takes (its queries converted once, on the stack).
-#define FMK_ATTEND_MAX_DIM 256
 /// Value rows ahead of the current one that `attend_one_avx512` prefetches.
 #define FMK_ATTEND_ROWS_AHEAD 2
 /// Query heads that `attend_one_avx512` takes together at most.
@@ -356,16 +354,14 @@ void fmk_attend_f16(const uint16_t *q, int heads, const uint16_t *k, size_t k_st
         }
         return;
     }
+    if (level >= FMK_LEVEL_AVX2 && dim % 16 == 0 && dim <= FMK_ATTEND_MAX_DIM) {
+        fmk_attend_avx2(q, heads, k, k_stride, v, v_stride, npos, dim, scale, single, scores, score_stride, out);
+        return;
+    }
 #endif
     for (int h = 0; h < heads; h++) {
         const uint16_t *query = q + (size_t)h * dim;
         float *own = scores + h * score_stride, *result = out + (size_t)h * dim;
-#ifdef FMK_X86
-        if (level >= FMK_LEVEL_AVX2 && dim % 16 == 0 && dim <= FMK_ATTEND_MAX_DIM) {
-            fmk_attend_avx2(query, k, k_stride, v, v_stride, npos, dim, scale, single, own, result);
-            continue;
-        }
-#endif
         attend_portable(query, k, k_stride, v, v_stride, npos, dim, scale, single, own, result);
     }
 }

@@ -116,6 +116,10 @@ void fmk_matmul_q8_0_x86(int vnni, const uint8_t *w, int n, int row0, int row1, 
 void fmk_matmul_q4_1_packed_avx2(const uint8_t *w, const uint8_t *packed, int n, int row0, int row1,
                                  const int8_t *xq, const float *xd, const float *xs, int ntok, float *out,
                                  size_t out_stride);
-void fmk_attend_avx2(const uint16_t *q, const uint16_t *k, size_t k_stride, const uint16_t *v, size_t v_stride,
-                     int npos, int dim, float scale, int single, float *scores, float *out);
+/// Widest head the x86 attention kernels take (queries converted once, on the stack).
+#define FMK_ATTEND_MAX_DIM 256
+/// `fmk_attend_f16` at AVX2 (`dim` a multiple of 16, at most FMK_ATTEND_MAX_DIM).
+void fmk_attend_avx2(const uint16_t *q, int heads, const uint16_t *k, size_t k_stride, const uint16_t *v,
+                     size_t v_stride, int npos, int dim, float scale, int single, float *scores, size_t score_stride,
+                     float *out);
 #endif
