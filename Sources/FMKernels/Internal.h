@@ -70,6 +70,15 @@ FMK_AVX2 static inline __m256 exp8(__m256 x) {
 }
 #endif
 
+/// The whole packed groups inside rows [row0, row1): [*first, *last), both multiples of
+/// FMK_Q4_1_PACK_ROWS, or first = last = row1 when there is none (the rows before and after go to the
+/// row kernel).
+static inline void fmk_packed_span(int row0, int row1, int *first, int *last) {
+    *first = (row0 + FMK_Q4_1_PACK_ROWS - 1) / FMK_Q4_1_PACK_ROWS * FMK_Q4_1_PACK_ROWS;
+    *last = row1 / FMK_Q4_1_PACK_ROWS * FMK_Q4_1_PACK_ROWS;
+    if (*first >= *last) *first = *last = row1;
+}
+
 static inline uint16_t fmk_read_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 
 /// The sum of a block dot product's eight lane accumulators in the order of the x86 levels' horizontal

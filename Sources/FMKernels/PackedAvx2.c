@@ -50,8 +50,8 @@ void fmk_matmul_q4_1_packed_avx2(const uint8_t *w, const uint8_t *packed, int n,
     enum { ROWS = FMK_Q4_1_PACK_ROWS };
     int nb = n / FMK_BLOCK;
     size_t row_bytes = (size_t)nb * FMK_Q4_1_BYTES;
-    int first = (row0 + ROWS - 1) / ROWS * ROWS, last = row1 / ROWS * ROWS;
-    if (first >= last) first = last = row1;
+    int first, last;
+    fmk_packed_span(row0, row1, &first, &last);
     fmk_matmul_q4_1_x86(0, w, n, row0, first, xq, xd, xs, ntok, out, out_stride);
     for (int r = first; r < last; r += ROWS) {
         const uint8_t *group = packed + (size_t)r * row_bytes;
