@@ -65,13 +65,12 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
         var errorBody = Data()
         while true {
             if state.signal.wait(timeout: deadline) == .timedOut {
-                task.cancel()
+                if state.claimCancel() { task.cancel() }
                 throw timeout
             }
             let (response, chunks, completion) = state.take()
             if state.isOverLimit {
-                // The delegate cancelled the task when the limit was passed; a second cancel from this
-                // thread raced it in the toolchain's task registry (a fatal error, 2 of 11 test runs).
+                // The delegate cancelled the task when the limit was passed (`claimCancel`).
                 throw OpenAIError(kind: .responseTooLarge(limit: maxResponseBytes), url: url.absoluteString, detail:
                     "the response grew past maxResponseBytes (\(maxResponseBytes) bytes, counted after decompression); "
                     + "raise the engine option maxResponseBytes if the server's answers are really this large", apiKey: apiKey)
@@ -79,8 +78,14 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
             let status = response?.statusCode ?? 0
             for chunk in chunks {
                 if (200...299).contains(status) {
-                    do { try onChunk(chunk) } catch { task.cancel(); throw error }
-                    if DispatchTime.now() >= deadline { task.cancel(); throw timeout }
+                    do { try onChunk(chunk) } catch {
+                        if state.claimCancel() { task.cancel() }
+                        throw error
+                    }
+                    if DispatchTime.now() >= deadline {
+                        if state.claimCancel() { task.cancel() }
+                        throw timeout
+                    }
                 } else if errorBody.count < 64 * 1024 {
                     errorBody.append(chunk)
                 }
@@ -154,6 +159,7 @@ private final class TaskState: @unchecked Sendable {
     private var completion: Completion?
     private var receivedBytes = 0
     private var overLimit = false
+    private var cancelClaimed = false
     private var redirectRefused: String?
 
     init(origin: String, limit: Int) {
@@ -168,6 +174,7 @@ private final class TaskState: @unchecked Sendable {
             state.response = response as? HTTPURLResponse
             if response.expectedContentLength > Int64(state.limit) {
                 state.overLimit = true
+                state.cancelClaimed = true
                 keep = false
             }
         }
@@ -176,10 +183,12 @@ private final class TaskState: @unchecked Sendable {
     func complete(error: Error?) { update { $0.completion = Completion(error: error) } }
     func refuseRedirect(to target: String) { update { $0.redirectRefused = target } }
 
-    /// Keeps `data` unless the body has passed the limit; returns false once it has (cancel the task).
+    /// Keeps `data` unless the body has passed the limit; returns false for the chunk that takes it past
+    /// (cancel the task) and drops the chunks after it.
     func receive(data: Data) -> Bool {
         var keep = true
         update { state in
+            guard !state.overLimit else { return }
             state.receivedBytes += data.count
             if state.receivedBytes > state.limit {
                 state.overLimit = true
@@ -190,6 +199,17 @@ private final class TaskState: @unchecked Sendable {
             }
         }
         return keep
+    }
+
+    /// True for the first caller only, who then cancels the task: the toolchain forgets a task once its
+    /// cancellation has run, and a second `cancel()` then traps in its task registry (seen in CI when a
+    /// cancel was queued for every chunk past the limit).
+    func claimCancel() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let first = !cancelClaimed
+        cancelClaimed = true
+        return first
     }
 
     /// Whether the body passed the limit.
@@ -248,7 +268,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard tasks.state(dataTask.taskIdentifier)?.receive(data: data) == false else { return }
+        guard let state = tasks.state(dataTask.taskIdentifier), !state.receive(data: data), state.claimCancel() else {
+            return
+        }
         calls.async { dataTask.cancel() }
     }
 
