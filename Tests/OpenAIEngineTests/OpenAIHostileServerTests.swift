@@ -159,6 +159,23 @@ import Testing
         #expect(error?.description.contains("maxResponseBytes (8388608 bytes") == true, "\(String(describing: error))")
     }
 
+    /// Engines dropped right after a body was cut leave no cancel behind to run after their session's
+    /// `invalidateAndCancel` (the toolchain traps on a task cancelled twice): many in a row, streamed and not.
+    @Test func enginesDroppedRightAfterACutBodyLeaveNoCancelBehind() throws {
+        let server = try FaultServer { _ in
+            .bulk(headers: [("Content-Type", "application/json")], prefix: Array(#"{"x":""#.utf8),
+                  filler: [UInt8](repeating: UInt8(ascii: "a"), count: 16 << 10), count: 256)
+        }
+        defer { server.stop() }
+        for round in 0..<60 {
+            let error = openAIError {
+                let cut = try engine(server.baseURL, stream: round % 2 == 1, maxResponseBytes: 1 << 16)
+                _ = try cut.respond(to: request()) { _ in }
+            }
+            #expect(error?.kind == .responseTooLarge(limit: 1 << 16), "round \(round): \(String(describing: error))")
+        }
+    }
+
     @Test func aDeclaredLengthOverTheCapIsRefusedBeforeTheBody() throws {
         let server = try FaultServer { _ in .shortBody(declaredLength: 1 << 30, body: "{") }
         defer { server.stop() }

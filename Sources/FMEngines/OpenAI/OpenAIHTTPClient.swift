@@ -18,6 +18,8 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
 
     /// The URL session's own limits, above any request's: each `post` enforces its own deadline.
     private static let sessionTimeoutSeconds = 7.0 * 24 * 3600
+    /// How long `post` waits, on its way out, for a cancelled task to end (it ends within milliseconds).
+    private static let settleSeconds = 5
 
     private let session: URLSession
     private let tasks: TaskTable
@@ -62,6 +64,7 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
         let timeout = OpenAIError(kind: .timeout, url: url.absoluteString, detail:
             "no complete response within \(timeoutSeconds) s; raise timeoutSeconds or check the server", apiKey: apiKey)
         task.resume()
+        defer { Self.settle(task, state) }
         var errorBody = Data()
         while true {
             if state.signal.wait(timeout: deadline) == .timedOut {
@@ -108,6 +111,17 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
             }
             return Exchange(status: status, roundTripMs: roundTrip)
         }
+    }
+
+    /// Ends `task` before `post` returns or throws: cancels it unless it completed or a cancel is already
+    /// claimed, then waits for its completion. A cancel still queued on the delegate's queue when the caller
+    /// has moved on could otherwise run after the session's `invalidateAndCancel` (the client's deinit) had
+    /// cancelled the same task, and the toolchain traps on a task cancelled twice.
+    private static func settle(_ task: URLSessionDataTask, _ state: TaskState) {
+        guard !state.isComplete else { return }
+        if state.claimCancel() { task.cancel() }
+        let limit = DispatchTime.now() + .seconds(settleSeconds)
+        while !state.isComplete, state.signal.wait(timeout: limit) == .success {}
     }
 
     /// `scheme://host:port` of `url` (lower-cased scheme and host, the scheme's default port filled in),
@@ -212,6 +226,8 @@ private final class TaskState: @unchecked Sendable {
         return first
     }
 
+    /// Whether the task has completed (its delegate's last callback has run).
+    var isComplete: Bool { lock.lock(); defer { lock.unlock() }; return completion != nil }
     /// Whether the body passed the limit.
     var isOverLimit: Bool { lock.lock(); defer { lock.unlock() }; return overLimit }
     /// The origin of a redirect that was not followed.
