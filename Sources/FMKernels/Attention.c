@@ -241,8 +241,7 @@ FMK_VNNI static inline __attribute__((always_inline)) void attend_one_avx512(
             // Lanes past the last position reuse position t0's key; their scores are discarded.
             const uint16_t *key = k + (size_t)(t0 + p < npos ? t0 + p : t0) * k_stride;
             if (t0 + 16 + p < npos) {
-                const char *ahead = (const char *)(key + 16 * k_stride);
-                for (int at = 0; at < 2 * dim; at += 64) _mm_prefetch(ahead + at, _MM_HINT_T0);
+                fmk_prefetch(key + 16 * k_stride, 2 * (size_t)dim);
             }
             __m512 acc[FMK_ATTEND_HEADS][4];
             for (int h = 0; h < H; h++)
@@ -268,8 +267,7 @@ FMK_VNNI static inline __attribute__((always_inline)) void attend_one_avx512(
             const uint16_t *row = v + (size_t)(d0 + i) * v_stride;
             if (d0 + i + FMK_ATTEND_ROWS_AHEAD < dim) {
                 // Rows lie a whole context apart, too far for the hardware to fetch them ahead.
-                const char *ahead = (const char *)(row + FMK_ATTEND_ROWS_AHEAD * v_stride);
-                for (int at = 0; at < 2 * npos; at += 64) _mm_prefetch(ahead + at, _MM_HINT_T0);
+                fmk_prefetch(row + FMK_ATTEND_ROWS_AHEAD * v_stride, 2 * (size_t)npos);
             }
             __m512 acc[FMK_ATTEND_HEADS][4];
             for (int h = 0; h < H; h++)

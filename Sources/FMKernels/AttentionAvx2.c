@@ -125,8 +125,7 @@ FMK_AVX2 static inline __attribute__((always_inline)) void scores_avx2(
         for (int p = 0; p < 8; p++) {
             const uint16_t *key = k + (size_t)(t0 + p < npos ? t0 + p : t0) * k_stride;
             if (t0 + 8 + p < npos) {
-                const char *ahead = (const char *)(key + 8 * k_stride);
-                for (int at = 0; at < 2 * dim; at += 64) _mm_prefetch(ahead + at, _MM_HINT_T0);
+                fmk_prefetch(key + 8 * k_stride, 2 * (size_t)dim);
             }
             lanes16 acc[FMK_AVX2_ATTEND_HEADS][4];
             for (int h = 0; h < H; h++)
@@ -175,8 +174,7 @@ FMK_AVX2 static inline __attribute__((always_inline)) void values_avx2(
     for (int i = 0; i < 8; i++) {
         const uint16_t *row = v + (size_t)i * v_stride;
         // Rows lie a whole context apart, too far for the hardware to fetch them ahead.
-        const char *ahead = (const char *)(row + FMK_AVX2_ROWS_AHEAD * v_stride);
-        for (int at = 0; at < 2 * limit; at += 64) _mm_prefetch(ahead + at, _MM_HINT_T0);
+        fmk_prefetch(row + FMK_AVX2_ROWS_AHEAD * v_stride, 2 * (size_t)limit);
         lanes16 acc[FMK_AVX2_ATTEND_HEADS][4];
         for (int h = 0; h < H; h++)
             for (int j = 0; j < 4; j++) acc[h][j] = (lanes16){_mm256_setzero_ps(), _mm256_setzero_ps()};

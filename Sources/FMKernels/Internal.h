@@ -68,6 +68,11 @@ FMK_AVX2 static inline __m256 exp8(__m256 x) {
     __m256i power = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
     return _mm256_mul_ps(j, _mm256_castsi256_ps(power));
 }
+
+/// Prefetches `bytes` from `p` into the first-level cache, a cache line at a time (SSE: every x86 level).
+static inline void fmk_prefetch(const void *p, size_t bytes) {
+    for (size_t at = 0; at < bytes; at += 64) _mm_prefetch((const char *)p + at, _MM_HINT_T0);
+}
 #endif
 
 /// The whole packed groups inside rows [row0, row1): [*first, *last), both multiples of

@@ -95,11 +95,6 @@ FMK_VNNI static void matmul_q4_1_packed(const uint8_t *w, const uint8_t *packed,
     matmul_q4_1_vnni(w, n, last, row1, xq, xd, xs, ntok, out, out_stride);
 }
 
-/// Prefetches `bytes` from `p` into the first-level cache, a cache line at a time.
-FMK_VNNI static inline void fmk_prefetch(const uint8_t *p, size_t bytes) {
-    for (size_t at = 0; at < bytes; at += 64) _mm_prefetch((const char *)(p + at), _MM_HINT_T0);
-}
-
 /// Lane indices that spread floats `i` and `j` of a vector over the low and the high half.
 FMK_VNNI static inline __m512i fmk_halves(int i, int j) {
     return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set1_epi32(i)), _mm256_set1_epi32(j), 1);
