@@ -87,8 +87,13 @@ public enum EngineResolution {
         var checked: [EngineConfiguration: [EngineOptionProblem]] = [:]
         for item in cases where !PinnedEngines.isUnregistered(item) {
             let resolved = resolve(item, request: request)
-            let problems = checked[resolved.configuration] ?? EngineRegistry.problems(resolved.configuration)
-            checked[resolved.configuration] = problems
+            let problems: [EngineOptionProblem]
+            if let known = checked[resolved.configuration] {
+                problems = known
+            } else {
+                problems = EngineRegistry.problems(resolved.configuration)
+                checked[resolved.configuration] = problems
+            }
             for problem in problems {
                 let origin = problem.option.flatMap { resolved.optionOrigins[$0] } ?? resolved.nameOrigin
                 let line = origin.hasPrefix("-") ? "\(origin): \(problem.message)" : "\(origin): error: \(problem.message)"

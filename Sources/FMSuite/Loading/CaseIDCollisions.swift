@@ -4,10 +4,17 @@ import FMCore
 /// never share one: not across suites, not after Unicode normalisation, not when a `/` in a suite or case
 /// name (or an `@` in a case id) makes two different pairs spell the same id.
 public struct CaseIDCollisions {
-    private struct First {
+    /// Where an id was first seen; a class, so a table of a million ids moves 8 bytes an entry as it grows.
+    private final class First {
         let location: SourceLocation
         let suite: String
         let caseID: String
+
+        init(location: SourceLocation, suite: String, caseID: String) {
+            self.location = location
+            self.suite = suite
+            self.caseID = caseID
+        }
     }
 
     private var first: [String: First] = [:]
@@ -37,7 +44,8 @@ public struct CaseIDCollisions {
     /// Ends the suite file being read: its ids and collisions count when `keep` (it loaded without errors).
     public mutating func endFile(keep: Bool) {
         if keep {
-            first.merge(pending) { earlier, _ in earlier }
+            // The first file kept (often the only one, however big) becomes the table without a copy.
+            if first.isEmpty { swap(&first, &pending) } else { first.merge(pending) { earlier, _ in earlier } }
             found += pendingFound
         }
         pending = [:]

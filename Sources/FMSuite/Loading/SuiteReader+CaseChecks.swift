@@ -14,6 +14,8 @@ extension SuiteReader {
         }
         let toolNames = Set(Self.toolNames(root) + suite.cases.compactMap(\.recorded).flatMap(\.toolNames))
         let schemaUnread = root["generating"].map(isUnreadable) ?? false
+        let engines = Set(suite.variants.isEmpty ? [suite.engine.name]
+            : suite.variants.map { ($0.engine ?? suite.engine).name }).sorted()
         for item in cases {
             checkUniqueID(item)
             for name in item.variants ?? [] where !variantNames.contains(name) {
@@ -22,9 +24,9 @@ extension SuiteReader {
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' names variant '\(name)', which the "
                     + "suite does not define; \(hint)defined: \(defined)"))
             }
-            let known = Set(item.vars.keys).union(["prompt", "id"])
+            let written = { (name: String) in item.vars[name] != nil || name == "prompt" || name == "id" }
             for (variant, placeholders) in templates {
-                for placeholder in placeholders where !known.contains(placeholder) {
+                for placeholder in placeholders where !written(placeholder) {
                     diagnostics.append(Diagnostic(item.location, "variant '\(variant)' prompt uses {{\(placeholder)}}, "
                         + "but case '\(item.id)' has no vars.\(placeholder)"))
                 }
@@ -38,7 +40,7 @@ extension SuiteReader {
                 diagnostics.append(Diagnostic(item.location, "case '\(item.id)' checks constraints against the "
                     + "requested schema, but \(cause) give the constraints a 'schema'"))
             }
-            checkEngineData(item, suite: suite, toolNames: toolNames)
+            checkEngineData(item, engines: engines, toolNames: toolNames)
             checkKnownIssueVariants(item, suite: suite)
             checkDefaultParaphrases(item, suite: suite)
             greedyTemperatureWarnings(item, suite: suite, root: root)
@@ -66,8 +68,9 @@ extension SuiteReader {
         }
     }
 
-    /// A case's engine data in its case (its engine's check), and the data each engine it runs on needs.
-    func checkEngineData(_ item: SuiteCase, suite: Suite, toolNames: Set<String>) {
+    /// A case's engine data in its case (its engine's check), and the data each of `engines` (the names its
+    /// suite's variants run on) needs.
+    func checkEngineData(_ item: SuiteCase, engines: [String], toolNames: Set<String>) {
         let facts = EngineCaseFacts(caseID: item.id, turnCount: item.turns?.count ?? 1, toolNames: toolNames)
         for key in item.engineData.keys {
             guard let kind = EngineRegistry.caseDataEngine(forKey: key)?.caseData,
@@ -75,9 +78,7 @@ extension SuiteReader {
             let location = item.engineDataNodes[key]?.location ?? item.location
             diagnostics += kind.check(value, facts).map { Diagnostic(location, $0) }
         }
-        let engines = suite.variants.isEmpty ? [suite.engine.name]
-            : suite.variants.map { ($0.engine ?? suite.engine).name }
-        for name in Set(engines).sorted() {
+        for name in engines {
             guard let kind = EngineRegistry.descriptor(named: name)?.caseData,
                   item.engineDataNodes[kind.key] == nil else { continue }
             diagnostics.append(Diagnostic(item.location, "case '\(item.id)' runs on the \(name) engine but has no "

@@ -19,6 +19,14 @@ struct PriorPromptWindow {
         func entry(_ position: Int) -> PriorPrompt? {
             position < head.count ? head[position] : tail[position - (count - tail.count)]
         }
+
+        /// Counts the next live case, keeping its entry while it is among the first or last ones.
+        mutating func add(_ entry: PriorPrompt?) {
+            if head.count < PriorPromptWindow.span { head.append(entry) }
+            tail.append(entry)
+            if tail.count > PriorPromptWindow.span { tail.removeFirst() }
+            count += 1
+        }
     }
 
     private static let span = RunSettings.maximumContamination
@@ -28,23 +36,21 @@ struct PriorPromptWindow {
     /// them; returns those that also need the suite's end, for `complete` once every case has been taken.
     mutating func take(_ cases: inout [ExpandedCase], from start: Int = 0) -> [Pending] {
         var pending: [Pending] = []
+        // Fields are read in place and each lane is changed inside the table: copying a case or a lane out
+        // costs more than the rest of the loop on a dataset of a million cases.
         for index in start..<cases.count where cases[index].recorded == nil {
-            let item = cases[index]
-            var lane = lanes[item.variant] ?? Lane()
-            let position = lane.count
-            if let count = item.settings.contamination, count > 0 {
+            let variant = cases[index].variant
+            let position = lanes[variant]?.count ?? 0
+            if let count = cases[index].settings.contamination, count > 0 {
                 if position >= count {
-                    cases[index].priorPrompts = lane.tail.suffix(count).compactMap { $0 }
+                    cases[index].priorPrompts = (lanes[variant]?.tail.suffix(count) ?? []).compactMap { $0 }
                 } else {
                     pending.append(Pending(index: index, position: position))
                 }
             }
-            let own = (item.prompt(ofAttempt: 0) ?? item.turns?.first).map { PriorPrompt(caseID: item.id, prompt: $0) }
-            if lane.head.count < Self.span { lane.head.append(own) }
-            lane.tail.append(own)
-            if lane.tail.count > Self.span { lane.tail.removeFirst() }
-            lane.count += 1
-            lanes[item.variant] = lane
+            let own = (cases[index].prompt(ofAttempt: 0) ?? cases[index].turns?.first)
+                .map { PriorPrompt(caseID: cases[index].id, prompt: $0) }
+            lanes[variant, default: Lane()].add(own)
         }
         return pending
     }
