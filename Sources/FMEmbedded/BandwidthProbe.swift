@@ -2,12 +2,14 @@ import FMKernels
 import Foundation
 
 /// The memory-read bandwidth the decoder can hope for: every thread of the pool streams its share of a buffer
-/// eight times the size of the last-level cache of this machine's common server parts (256 MiB), as decode
-/// streams the weights. Several passes run; the best is the bound (the others lost time to other load), and
-/// the spread between best and worst says how far to trust it.
+/// as big as what one decode step reads (the weights), front to back and again, as decode streams the weights
+/// token after token; so whatever part of them the caches keep between tokens, the probe's buffer keeps too.
+/// Several passes run; the best is the bound (the others lost time to other load), and the spread between
+/// best and median says how far to trust it.
 public struct BandwidthProbe: Sendable {
-    /// Bytes read by each pass.
-    public static let bufferBytes = 256 << 20
+    /// The fewest bytes a pass reads (the buffer is read as often as that takes), so a pass lasts long
+    /// enough to time however small the buffer.
+    public static let minimumPassBytes = 256 << 20
     /// Passes run after one warm-up pass (which also maps the pages).
     public static let passes = 9
 
@@ -26,9 +28,10 @@ public struct BandwidthProbe: Sendable {
     /// (best − median) / best: how much a typical pass lost to other load.
     public var spread: Double { best > 0 ? (best - median) / best : 0 }
 
-    /// Runs the probe on `pool`'s threads.
-    public static func measure(pool: ThreadPool, bytes: Int = bufferBytes, passes: Int = passes) -> BandwidthProbe {
-        let count = bytes / 8
+    /// Runs the probe on `pool`'s threads over a buffer of `bytes` (at least 8).
+    public static func measure(pool: ThreadPool, bytes: Int, passes: Int = passes) -> BandwidthProbe {
+        let count = max(1, bytes / 8)
+        let rounds = max(1, (minimumPassBytes + count * 8 - 1) / (count * 8))
         let words = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
         defer { words.deallocate() }
         for index in 0..<count { words[index] = UInt64(truncatingIfNeeded: index) }
@@ -41,11 +44,13 @@ public struct BandwidthProbe: Sendable {
             pool.run { worker in
                 let share = (count + workers - 1) / workers
                 let start = min(count, worker * share), end = min(count, start + share)
-                sums[worker] = fmk_stream_sum(words + start, end - start)
+                var sum: UInt64 = 0
+                for _ in 0..<rounds { sum &+= fmk_stream_sum(words + start, end - start) }
+                sums[worker] = sum
             }
             let seconds = Generator.now() - started
             guard pass > 0 else { continue }
-            rates.append(Double(count * 8) / seconds)
+            rates.append(Double(count * 8 * rounds) / seconds)
         }
         return BandwidthProbe(bytesPerSecond: rates)
     }

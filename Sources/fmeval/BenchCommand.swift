@@ -82,8 +82,8 @@ struct BenchCommand: Command {
             levels.append(try measure(other, prompt: prompt, repeats: repeats))
         }
         let main = levels[0]
-        let probe = BandwidthProbe.measure(pool: model.pool)
         let stepBytes = model.weights.bytesPerDecodeStep
+        let probe = BandwidthProbe.measure(pool: model.pool, bytes: stepBytes)
         let bound = probe.best / Double(stepBytes)
         let phases = DecodeProfile.Phase.allCases.map { ($0.key, main.profile.millisecondsPerStep($0)) }
         let figures: [(String, Any)] = [
@@ -116,9 +116,9 @@ struct BenchCommand: Command {
                          main.decode.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
             print(String(format: "peak RSS %.1f MB", Double(peakRSSBytes()) / 1_000_000))
             print("threads  \(model.pool.activeCount), kernels \(defaultLevel.name), prefill kernel \(model.prefillKernel.rawValue)")
-            print(String(format: "memory   %.1f GB/s read (best of %d passes of %d MiB; median %.1f GB/s, "
-                         + "%.1f %% below)", probe.best / 1e9, probe.bytesPerSecond.count,
-                         BandwidthProbe.bufferBytes >> 20, probe.median / 1e9, probe.spread * 100))
+            print(String(format: "memory   %.1f GB/s read (best of %d passes over a buffer of a decode step's %.1f MB; "
+                         + "median %.1f GB/s, %.1f %% below)", probe.best / 1e9, probe.bytesPerSecond.count,
+                         Double(stepBytes) / 1e6, probe.median / 1e9, probe.spread * 100))
             print(String(format: "bound    %.1f tokens/s (%.1f MB of weights a token); decode runs at %.2f of it",
                          bound, Double(stepBytes) / 1e6, median(main.decode) / bound))
             print("per token " + phases.map { String(format: "%@ %.3f ms", $0.0, $0.1) }.joined(separator: ", "))

@@ -2,11 +2,19 @@ import FMEmbedded
 import FMKernels
 import Testing
 
-@Test func theStreamSumReadsEveryWord() {
-    for count in [0, 1, 7, 8, 9, 1_000] {
-        let words = (0..<count).map { UInt64($0) * 3 + 1 }
-        let sum = words.withUnsafeBufferPointer { fmk_stream_sum($0.baseAddress, $0.count) }
-        #expect(sum == words.reduce(0, &+), "\(count) words")
+@Test func theStreamSumReadsEveryWordAtEveryLevel() {
+    // Counts around each level's step (8, 16 and 32 words) and a start off the 64-byte grid.
+    let words = (0..<1_100).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
+    for level in supportedLevels {
+        for count in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 1_000] {
+            for start in [0, 3] {
+                let sum = atLevel(level) {
+                    words.withUnsafeBufferPointer { fmk_stream_sum($0.baseAddress! + start, count) }
+                }
+                let expected = words[start..<start + count].reduce(0, &+)
+                #expect(sum == expected, "\(levelName(level)): \(count) words from \(start)")
+            }
+        }
     }
 }
 
