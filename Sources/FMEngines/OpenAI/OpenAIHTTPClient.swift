@@ -18,8 +18,6 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
 
     /// The URL session's own limits, above any request's: each `post` enforces its own deadline.
     private static let sessionTimeoutSeconds = 7.0 * 24 * 3600
-    /// How long `post` waits, on its way out, for a cancelled task to end (it ends within milliseconds).
-    private static let settleSeconds = 5
 
     private let session: URLSession
     private let tasks: TaskTable
@@ -39,7 +37,9 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
         session = URLSession(configuration: configuration, delegate: SessionDelegate(tasks: table), delegateQueue: queue)
     }
 
-    deinit { session.invalidateAndCancel() }
+    // Not `invalidateAndCancel`: every task `post` started has completed or been cancelled once already
+    // (`settle`), and a second cancel of a task traps in the toolchain's task registry.
+    deinit { session.finishTasksAndInvalidate() }
 
     /// POSTs `body` to `url` (`Authorization: Bearer apiKey` when a key is given), calls `onChunk` with
     /// each body chunk of a 2xx response, and returns once the body is complete. Throws `OpenAIError`
@@ -67,10 +67,7 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
         defer { Self.settle(task, state) }
         var errorBody = Data()
         while true {
-            if state.signal.wait(timeout: deadline) == .timedOut {
-                if state.claimCancel() { task.cancel() }
-                throw timeout
-            }
+            if state.signal.wait(timeout: deadline) == .timedOut { throw timeout }
             let (response, chunks, completion) = state.take()
             if state.isOverLimit {
                 // The delegate cancelled the task when the limit was passed (`claimCancel`).
@@ -81,14 +78,8 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
             let status = response?.statusCode ?? 0
             for chunk in chunks {
                 if (200...299).contains(status) {
-                    do { try onChunk(chunk) } catch {
-                        if state.claimCancel() { task.cancel() }
-                        throw error
-                    }
-                    if DispatchTime.now() >= deadline {
-                        if state.claimCancel() { task.cancel() }
-                        throw timeout
-                    }
+                    try onChunk(chunk)
+                    if DispatchTime.now() >= deadline { throw timeout }
                 } else if errorBody.count < 64 * 1024 {
                     errorBody.append(chunk)
                 }
@@ -113,15 +104,12 @@ public final class OpenAIHTTPClient: @unchecked Sendable {
         }
     }
 
-    /// Ends `task` before `post` returns or throws: cancels it unless it completed or a cancel is already
-    /// claimed, then waits for its completion. A cancel still queued on the delegate's queue when the caller
-    /// has moved on could otherwise run after the session's `invalidateAndCancel` (the client's deinit) had
-    /// cancelled the same task, and the toolchain traps on a task cancelled twice.
+    /// Ends `task` as `post` returns or throws (a timeout, `onChunk`'s error): cancels it unless it completed
+    /// or a cancel is already claimed (the delegate's, past the body limit), so each task is cancelled at most
+    /// once. The toolchain traps on a task cancelled twice: a cancel the delegate had queued used to meet the
+    /// one `invalidateAndCancel` sent when the client was dropped.
     private static func settle(_ task: URLSessionDataTask, _ state: TaskState) {
-        guard !state.isComplete else { return }
-        if state.claimCancel() { task.cancel() }
-        let limit = DispatchTime.now() + .seconds(settleSeconds)
-        while !state.isComplete, state.signal.wait(timeout: limit) == .success {}
+        if !state.isComplete, state.claimCancel() { task.cancel() }
     }
 
     /// `scheme://host:port` of `url` (lower-cased scheme and host, the scheme's default port filled in),
