@@ -28,30 +28,56 @@ public struct BandwidthProbe: Sendable {
     /// (best − median) / best: how much a typical pass lost to other load.
     public var spread: Double { best > 0 ? (best - median) / best : 0 }
 
-    /// Runs the probe on `pool`'s threads over a buffer of `bytes` (at least 8).
+    /// Figures from passes already run (`Reader.read`).
+    public init(bytesPerSecond: [Double]) { self.bytesPerSecond = bytesPerSecond }
+
+    /// Runs the probe on `pool`'s threads over a buffer of `bytes` (at least 8): a warm-up, then `passes`.
     public static func measure(pool: ThreadPool, bytes: Int, passes: Int = passes) -> BandwidthProbe {
-        let count = max(1, bytes / 8)
-        let rounds = max(1, (minimumPassBytes + count * 8 - 1) / (count * 8))
-        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
-        defer { words.deallocate() }
-        for index in 0..<count { words[index] = UInt64(truncatingIfNeeded: index) }
-        let workers = pool.activeCount
-        let sums = UnsafeMutablePointer<UInt64>.allocate(capacity: workers)
-        defer { sums.deallocate() }
-        var rates: [Double] = []
-        for pass in 0...passes {
-            let started = Generator.now()
-            pool.run { worker in
-                let share = (count + workers - 1) / workers
-                let start = min(count, worker * share), end = min(count, start + share)
-                var sum: UInt64 = 0
-                for _ in 0..<rounds { sum &+= fmk_stream_sum(words + start, end - start) }
-                sums[worker] = sum
-            }
-            let seconds = Generator.now() - started
-            guard pass > 0 else { continue }
-            rates.append(Double(count * 8 * rounds) / seconds)
+        BandwidthProbe(bytesPerSecond: Reader(pool: pool, bytes: bytes).read(passes: passes))
+    }
+
+    /// The probe's buffer, kept so that passes can run between other work (beside each decode run, so a
+    /// run is compared with what the memory delivered the same second on a machine whose neighbours take
+    /// a varying share of it).
+    // @unchecked Sendable: the buffer is written once, in `init`, and only read after.
+    public final class Reader: @unchecked Sendable {
+        private let pool: ThreadPool
+        private let words: UnsafeMutablePointer<UInt64>
+        private let count: Int
+        /// Times the buffer is read in one pass (so a pass reads at least `minimumPassBytes`).
+        private let rounds: Int
+        private let sums: UnsafeMutablePointer<UInt64>
+
+        /// A buffer of `bytes` (at least 8) filled, then read once (the warm-up, which also maps the pages).
+        public init(pool: ThreadPool, bytes: Int) {
+            self.pool = pool
+            count = max(1, bytes / 8)
+            rounds = max(1, (minimumPassBytes + count * 8 - 1) / (count * 8))
+            words = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
+            for index in 0..<count { words[index] = UInt64(truncatingIfNeeded: index) }
+            sums = UnsafeMutablePointer<UInt64>.allocate(capacity: pool.activeCount)
+            _ = read(passes: 1)
         }
-        return BandwidthProbe(bytesPerSecond: rates)
+
+        deinit {
+            words.deallocate()
+            sums.deallocate()
+        }
+
+        /// Each of `passes` passes' read bandwidth in bytes per second, in the order run.
+        public func read(passes: Int) -> [Double] {
+            let (words, count, rounds, sums, workers) = (words, count, rounds, sums, pool.activeCount)
+            return (0..<passes).map { _ in
+                let started = Generator.now()
+                pool.run { worker in
+                    let share = (count + workers - 1) / workers
+                    let start = min(count, worker * share), end = min(count, start + share)
+                    var sum: UInt64 = 0
+                    for _ in 0..<rounds { sum &+= fmk_stream_sum(words + start, end - start) }
+                    sums[worker] = sum
+                }
+                return Double(count * 8 * rounds) / (Generator.now() - started)
+            }
+        }
     }
 }

@@ -25,14 +25,17 @@ struct BenchCommand: Command {
     all give the same tokens), the level runs use first; FMEVAL_KERNEL_LEVEL=LEVEL measures that
     level only. The machine's other load changes the figures: compare runs made under the same
     conditions.
-    Then the memory-read bound: the pool's threads stream a 256 MiB buffer in 9 passes (after a warm-up);
-    the best pass is the bandwidth, the median's shortfall from it the spread (other load), and the bound
-    is that bandwidth over the weight bytes a decode step reads. Where decode time goes per token: the
+    The memory-read bound: the pool's threads stream a buffer of a decode step's weight bytes (read
+    again until a pass has read 256 MiB) in 3 passes just before and 3 just after each decode run of the
+    level used; a run is held to the best of its six passes, as neighbours on a shared machine take
+    a varying share of the memory from one second to the next. The bound is that bandwidth over the
+    weight bytes a decode step reads; the fraction printed is the median run's. "memory" is the best of
+    all passes, the median's shortfall from it the spread. Where decode time goes per token: the
     layers' matrix-vector products, attention, the output head, the norms, the mask and sampling.
     --json prints {"loadSeconds", "prefillTokensPerSecond", "decodeTokensPerSecond", "peakRSSBytes",
     "threads", "kernels", "prefillKernel", "levels": [{"level", "prefillTokensPerSecond",
     "decodeTokensPerSecond"}], "memoryReadBytesPerSecond", "memoryReadPasses", "memoryReadSpread",
-    "decodeBytesPerToken", "decodeBoundTokensPerSecond", "decodeFractionOfBound",
+    "decodeBytesPerToken", "decodeBoundTokensPerSecond", "decodeFractionOfBound", "decodeFractionsOfBound",
     "decodeMillisecondsPerToken": {"matrixVector", "attention", "outputHead", "norms", "mask",
     "sampling"}}, the unnamed figures being those of "kernels", the level runs use.
     FMEVAL_PREFILL_KERNEL=rows runs prefill on the earlier row kernel instead of tiles (same results),
@@ -49,6 +52,9 @@ struct BenchCommand: Command {
     static let prefillTokens = 300
     /// Tokens generated in the decode measurement.
     static let decodeTokens = 128
+    /// Probe passes just before and just after each measured decode round: the bandwidth a round is held
+    /// to is the best of them, read within a second of it.
+    static let passesBesideDecode = 3
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let parser = try Arguments(arguments, command: "bench", flags: usage.flags)
@@ -76,15 +82,18 @@ struct BenchCommand: Command {
         let prompt = benchPrompt(tokenizer)
         let forced = getenv(KernelLevel.environmentVariable).map { !String(cString: $0).isEmpty } ?? false
         let others = forced ? [] : KernelLevel.available.reversed().filter { $0 != defaultLevel }
-        var levels = [try measure(model, prompt: prompt, repeats: repeats)]
+        let stepBytes = model.weights.bytesPerDecodeStep
+        let reader = BandwidthProbe.Reader(pool: model.pool, bytes: stepBytes)
+        var levels = [try measure(model, prompt: prompt, repeats: repeats, beside: reader)]
         for level in others {
             let other = try LlamaModel(file: file, contextLength: 1024, threads: threads, kernelLevel: level)
-            levels.append(try measure(other, prompt: prompt, repeats: repeats))
+            levels.append(try measure(other, prompt: prompt, repeats: repeats, beside: nil))
         }
         let main = levels[0]
-        let stepBytes = model.weights.bytesPerDecodeStep
-        let probe = BandwidthProbe.measure(pool: model.pool, bytes: stepBytes)
-        let bound = probe.best / Double(stepBytes)
+        let probe = BandwidthProbe(bytesPerSecond: main.passes)
+        let bounds = main.besideDecode.map { $0 / Double(stepBytes) }
+        let fractions = zip(main.decode, bounds).map { $0 / $1 }
+        let bound = median(bounds), fraction = median(fractions)
         let phases = DecodeProfile.Phase.allCases.map { ($0.key, main.profile.millisecondsPerStep($0)) }
         let figures: [(String, Any)] = [
             ("loadSeconds", loadSeconds),
@@ -101,7 +110,8 @@ struct BenchCommand: Command {
             ("memoryReadSpread", probe.spread),
             ("decodeBytesPerToken", stepBytes),
             ("decodeBoundTokensPerSecond", bound),
-            ("decodeFractionOfBound", median(main.decode) / bound),
+            ("decodeFractionOfBound", fraction),
+            ("decodeFractionsOfBound", fractions),
             ("decodeMillisecondsPerToken", Dictionary(uniqueKeysWithValues: phases)),
         ]
         if json {
@@ -119,8 +129,9 @@ struct BenchCommand: Command {
             print(String(format: "memory   %.1f GB/s read (best of %d passes over a buffer of a decode step's %.1f MB; "
                          + "median %.1f GB/s, %.1f %% below)", probe.best / 1e9, probe.bytesPerSecond.count,
                          Double(stepBytes) / 1e6, probe.median / 1e9, probe.spread * 100))
-            print(String(format: "bound    %.1f tokens/s (%.1f MB of weights a token); decode runs at %.2f of it",
-                         bound, Double(stepBytes) / 1e6, median(main.decode) / bound))
+            print(String(format: "bound    %.1f tokens/s (%.1f MB of weights a token, read beside each decode run); "
+                         + "decode runs at %.2f of it (runs: %@)", bound, Double(stepBytes) / 1e6, fraction,
+                         fractions.map { String(format: "%.2f", $0) }.joined(separator: ", ")))
             print("per token " + phases.map { String(format: "%@ %.3f ms", $0.0, $0.1) }.joined(separator: ", "))
             print("kernel level         prefill tokens/s   decode tokens/s")
             for figures in levels {
@@ -139,10 +150,16 @@ struct BenchCommand: Command {
         var decode: [Double] = []
         /// Where the measured decode rounds spent their time.
         var profile = DecodeProfile()
+        /// Every probe pass run beside the decode rounds (bytes per second).
+        var passes: [Double] = []
+        /// For each decode round, the best of the passes just before and just after it.
+        var besideDecode: [Double] = []
     }
 
-    /// Measures `model` (at its kernel level): `repeats` rounds of prefill and decode after one warm-up.
-    private static func measure(_ model: LlamaModel, prompt: [Int32], repeats: Int) throws -> LevelFigures {
+    /// Measures `model` (at its kernel level): `repeats` rounds of prefill and decode after one warm-up,
+    /// each decode round between passes of `reader` when there is one.
+    private static func measure(_ model: LlamaModel, prompt: [Int32], repeats: Int,
+                                beside reader: BandwidthProbe.Reader?) throws -> LevelFigures {
         let generator = Generator(model: model, draftTokens: 0)
         var figures = LevelFigures(level: model.kernelLevel)
         for round in 0...repeats {
@@ -151,8 +168,12 @@ struct BenchCommand: Command {
             generator.resetCache()
             model.decodeProfile = round > 0 ? figures.profile : nil
             defer { model.decodeProfile = nil }
+            let before = round > 0 ? reader?.read(passes: passesBesideDecode) ?? [] : []
             let second = try generator.generate(GenerationRequest(prompt: Array(prompt.prefix(8)), maxTokens: decodeTokens + 1))
             guard round > 0 else { continue }
+            let passes = before + (reader?.read(passes: passesBesideDecode) ?? [])
+            figures.passes += passes
+            if let best = passes.max() { figures.besideDecode.append(best) }
             figures.prefill.append(Double(prompt.count) / first.prefillSeconds)
             figures.decode.append(Double(second.tokens.count - 1) / second.decodeSeconds)
         }

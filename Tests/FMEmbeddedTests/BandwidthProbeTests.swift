@@ -26,3 +26,12 @@ import Testing
     #expect(probe.best >= probe.median && probe.median >= probe.worst)
     #expect(probe.spread >= 0 && probe.spread < 1)
 }
+
+@Test func aReaderRunsPassesWhenAskedOverTheSameBuffer() {
+    let pool = ThreadPool(threadCount: 2)
+    let reader = BandwidthProbe.Reader(pool: pool, bytes: 4 << 20)
+    let first = reader.read(passes: 3), second = reader.read(passes: 2)
+    #expect(first.count == 3 && second.count == 2)
+    #expect((first + second).allSatisfy { $0 > 0 && $0.isFinite })
+    #expect(reader.read(passes: 0).isEmpty)
+}
