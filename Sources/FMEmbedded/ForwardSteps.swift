@@ -44,6 +44,7 @@ extension ForwardPass {
     @inline(__always)
     func queryKeyValue(query: KernelMatrix, key: KernelMatrix, value: KernelMatrix, layer: Int) {
         let (dim, kvDim, headDim, n) = (c.dim, c.kvDim, c.headDim, tokens.count)
+        if decoding { prefetchAttention(layer: layer) }
         let units = share(c.headCount + 2 * c.kvHeadCount, worker, workers)
         let qHeads = slice(units, from: 0, count: c.headCount)
         let kHeads = slice(units, from: c.headCount, count: c.kvHeadCount)
@@ -80,21 +81,42 @@ extension ForwardPass {
     /// which gets each head the same bits.
     @inline(__always)
     func attention(layer: Int) {
-        let pairs = tokens.count * c.kvHeadCount, group = c.headCount / c.kvHeadCount
-        let whole = pairs - pairs % workers
-        for pair in stride(from: worker, to: whole, by: workers) { attend(pair: pair, heads: 0..<group, layer: layer) }
-        let leftover = share((pairs - whole) * group, worker, workers)
-        for pair in whole..<pairs {
-            let first = (pair - whole) * group
-            let heads = leftover.clamped(to: first..<(first + group))
-            guard !heads.isEmpty else { continue }
-            attend(pair: pair, heads: (heads.lowerBound - first)..<(heads.upperBound - first), layer: layer)
-        }
+        forEachAttendedPair { attend(pair: $0, heads: $1, layer: layer) }
         if !headsQuantizeAlone {
             pool.barrier()
             for t in mine { quantize(b.attention + t * c.dim, count: c.dim, token: t) }
         }
         pool.barrier()
+    }
+
+    /// Calls `body` with each (token · kvHeadCount + key/value head) pair this thread attends, in order, and
+    /// the query heads of the pair's group it takes: every head of the pairs dealt in turn, a share of the
+    /// heads of the pairs left over.
+    @inline(__always)
+    func forEachAttendedPair(_ body: (Int, Range<Int>) -> Void) {
+        let pairs = tokens.count * c.kvHeadCount, group = c.headCount / c.kvHeadCount
+        let whole = pairs - pairs % workers
+        for pair in stride(from: worker, to: whole, by: workers) { body(pair, 0..<group) }
+        let leftover = share((pairs - whole) * group, worker, workers)
+        for pair in whole..<pairs {
+            let first = (pair - whole) * group
+            let heads = leftover.clamped(to: first..<(first + group))
+            guard !heads.isEmpty else { continue }
+            body(pair, (heads.lowerBound - first)..<(heads.upperBound - first))
+        }
+    }
+
+    /// Asks the caches for the keys and values this thread's attention of `layer` will read (the positions
+    /// cached before this step), so they arrive while the projections run: between two tokens the weights
+    /// stream evicts them, and attention's scattered reads would otherwise wait on memory one by one.
+    @inline(__always)
+    func prefetchAttention(layer: Int) {
+        forEachAttendedPair { pair, _ in
+            let place = places[pair / c.kvHeadCount], kvOffset = (pair % c.kvHeadCount) * c.headDim
+            let keys = place.keys(layer: layer, kvDim: c.kvDim), values = place.values(layer: layer, kvDim: c.kvDim)
+            fmk_prefetch_kv(keys + kvOffset, c.kvDim, values + kvOffset * place.capacity, place.capacity,
+                            Int32(place.position), Int32(c.headDim))
+        }
     }
 
     /// Attention for query heads `heads` (of the group of `pair`'s key/value head) of `pair`'s token:

@@ -13,6 +13,9 @@
 #define FMK_ATTEND_HEADS 4
 /// Query heads that `attend_many_avx512` takes together at most (eight accumulators each).
 #define FMK_ATTEND_MANY_HEADS 3
+/// Positions of a key/value head whose keys and value rows `fmk_prefetch_kv` asks for (64 KB of a
+/// 64-wide head), so a long context does not flood the second-level cache.
+#define FMK_PREFETCH_KV_POSITIONS 256
 
 /// Sum of 16 lanes in the order of `_mm512_reduce_add_ps`: halves, quarters, then pairs.
 static inline float reduce16(const float *l) {
@@ -362,4 +365,15 @@ void fmk_attend_f16(const uint16_t *q, int heads, const uint16_t *k, size_t k_st
         float *own = scores + h * score_stride, *result = out + (size_t)h * dim;
         attend_portable(query, k, k_stride, v, v_stride, npos, dim, scale, single, own, result);
     }
+}
+
+/// Asks for `bytes` from `p` in the second-level cache, a cache line at a time (no-op where unsupported).
+static void prefetch_l2(const void *p, size_t bytes) {
+    for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch((const char *)p + at, 0, 2);
+}
+
+void fmk_prefetch_kv(const uint16_t *k, size_t k_stride, const uint16_t *v, size_t v_stride, int npos, int dim) {
+    int positions = npos < FMK_PREFETCH_KV_POSITIONS ? npos : FMK_PREFETCH_KV_POSITIONS;
+    for (int t = 0; t < positions; t++) prefetch_l2(k + (size_t)t * k_stride, 2 * (size_t)dim);
+    for (int d = 0; d < dim; d++) prefetch_l2(v + (size_t)d * v_stride, 2 * (size_t)positions);
 }

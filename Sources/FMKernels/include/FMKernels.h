@@ -119,6 +119,11 @@ void fmk_attend_f16(const uint16_t *q, int heads, const uint16_t *k, size_t k_st
                     const uint16_t *v, size_t v_stride, int npos, int dim, float scale, int single,
                     float *scores, size_t score_stride, float *out);
 
+/// Asks the caches, without waiting, for what `fmk_attend_f16` will read of one key/value head (same
+/// layout; the first positions only when there are many), so a decode step can fetch it from memory while
+/// it computes the projections before attention.
+void fmk_prefetch_kv(const uint16_t *k, size_t k_stride, const uint16_t *v, size_t v_stride, int npos, int dim);
+
 /// The lowest index of the largest of `n` floats above -infinity (NaN never chosen), or -1 when none is.
 int32_t fmk_argmax_f32(const float *x, int32_t n);
 
