@@ -4,13 +4,24 @@
 // The read loop must be bound by memory, not by its own arithmetic: left to the compiler, eight scalar sums
 // became a 128-bit loop that shuttled every sum between general and vector registers and read 16 GB/s a
 // core, half of what the same core reads with plain vector loads (so decode seemed to beat its bound).
-// Each level reads with its widest loads into four independent sums.
+// Each level reads with its widest loads into four independent sums, and asks for the lines 8 KB ahead
+// into the second-level cache: the hardware prefetcher alone left 6–11 % of the bandwidth unread on a Zen 4
+// EPYC (one and two threads; 2 and 4 KB ahead helped less), and the bound is what the memory can deliver.
+
+/// Bytes ahead of its loads that the read loop prefetches.
+#define FMK_STREAM_AHEAD 8192
+
+/// Prefetches `lines` cache lines from FMK_STREAM_AHEAD bytes past `p` (a hint: never faults, even past the end).
+static inline void stream_ahead(const uint64_t *p, int lines) {
+    for (int l = 0; l < lines; l++) __builtin_prefetch((const char *)p + FMK_STREAM_AHEAD + 64 * l, 0, 2);
+}
 
 #ifdef FMK_X86
 FMK_VNNI static uint64_t stream_sum_avx512(const uint64_t *words, size_t count, size_t *done) {
     __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
     size_t i = 0;
     for (; i + 32 <= count; i += 32) {
+        stream_ahead(words + i, 4);
         a0 = _mm512_add_epi64(a0, _mm512_loadu_si512(words + i));
         a1 = _mm512_add_epi64(a1, _mm512_loadu_si512(words + i + 8));
         a2 = _mm512_add_epi64(a2, _mm512_loadu_si512(words + i + 16));
@@ -24,6 +35,7 @@ FMK_AVX2 static uint64_t stream_sum_avx2(const uint64_t *words, size_t count, si
     __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
     size_t i = 0;
     for (; i + 16 <= count; i += 16) {
+        stream_ahead(words + i, 2);
         a0 = _mm256_add_epi64(a0, _mm256_loadu_si256((const __m256i *)(words + i)));
         a1 = _mm256_add_epi64(a1, _mm256_loadu_si256((const __m256i *)(words + i + 4)));
         a2 = _mm256_add_epi64(a2, _mm256_loadu_si256((const __m256i *)(words + i + 8)));
@@ -43,6 +55,7 @@ static uint64_t stream_sum_portable(const uint64_t *words, size_t count, size_t 
     fmk_u64x2 a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0;
     size_t i = 0;
     for (; i + 8 <= count; i += 8) {
+        stream_ahead(words + i, 1);
         fmk_u64x2 x0, x1, x2, x3;
         memcpy(&x0, words + i, sizeof x0);
         memcpy(&x1, words + i + 2, sizeof x1);
