@@ -10,8 +10,6 @@ public struct BandwidthProbe: Sendable {
     /// The fewest bytes a pass reads (the buffer is read as often as that takes), so a pass lasts long
     /// enough to time however small the buffer.
     public static let minimumPassBytes = 256 << 20
-    /// Passes run after one warm-up pass (which also maps the pages).
-    public static let passes = 9
 
     /// Each pass's read bandwidth in bytes per second, in the order run.
     public let bytesPerSecond: [Double]
@@ -30,11 +28,6 @@ public struct BandwidthProbe: Sendable {
 
     /// Figures from passes already run (`Reader.read`).
     public init(bytesPerSecond: [Double]) { self.bytesPerSecond = bytesPerSecond }
-
-    /// Runs the probe on `pool`'s threads over a buffer of `bytes` (at least 8): a warm-up, then `passes`.
-    public static func measure(pool: ThreadPool, bytes: Int, passes: Int = passes) -> BandwidthProbe {
-        BandwidthProbe(bytesPerSecond: Reader(pool: pool, bytes: bytes).read(passes: passes))
-    }
 
     /// The probe's buffer, kept so that passes can run between other work (beside each decode run, so a
     /// run is compared with what the memory delivered the same second on a machine whose neighbours take

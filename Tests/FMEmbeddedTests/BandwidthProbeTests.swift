@@ -20,7 +20,7 @@ import Testing
 
 @Test func theBandwidthProbeKeepsEveryPassAndReportsTheBest() {
     let pool = ThreadPool(threadCount: 2)
-    let probe = BandwidthProbe.measure(pool: pool, bytes: 4 << 20, passes: 5)
+    let probe = BandwidthProbe(bytesPerSecond: BandwidthProbe.Reader(pool: pool, bytes: 4 << 20).read(passes: 5))
     #expect(probe.bytesPerSecond.count == 5)
     #expect(probe.bytesPerSecond.allSatisfy { $0 > 0 && $0.isFinite })
     #expect(probe.best >= probe.median && probe.median >= probe.worst)
