@@ -367,13 +367,8 @@ void fmk_attend_f16(const uint16_t *q, int heads, const uint16_t *k, size_t k_st
     }
 }
 
-/// Asks for `bytes` from `p` in the second-level cache, a cache line at a time (no-op where unsupported).
-static void prefetch_l2(const void *p, size_t bytes) {
-    for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch((const char *)p + at, 0, 2);
-}
-
 void fmk_prefetch_kv(const uint16_t *k, size_t k_stride, const uint16_t *v, size_t v_stride, int npos, int dim) {
     int positions = npos < FMK_PREFETCH_KV_POSITIONS ? npos : FMK_PREFETCH_KV_POSITIONS;
-    for (int t = 0; t < positions; t++) prefetch_l2(k + (size_t)t * k_stride, 2 * (size_t)dim);
-    for (int d = 0; d < dim; d++) prefetch_l2(v + (size_t)d * v_stride, 2 * (size_t)positions);
+    for (int t = 0; t < positions; t++) fmk_prefetch_l2(k + (size_t)t * k_stride, 2 * (size_t)dim);
+    for (int d = 0; d < dim; d++) fmk_prefetch_l2(v + (size_t)d * v_stride, 2 * (size_t)positions);
 }

@@ -11,9 +11,9 @@
 /// Bytes ahead of its loads that the read loop prefetches.
 #define FMK_STREAM_AHEAD 8192
 
-/// Prefetches `lines` cache lines from FMK_STREAM_AHEAD bytes past `p` (a hint: never faults, even past the end).
-static inline void stream_ahead(const uint64_t *p, int lines) {
-    for (int l = 0; l < lines; l++) __builtin_prefetch((const char *)p + FMK_STREAM_AHEAD + 64 * l, 0, 2);
+/// Prefetches the `bytes` that lie FMK_STREAM_AHEAD bytes past `p`.
+static inline void stream_ahead(const uint64_t *p, size_t bytes) {
+    fmk_prefetch_l2((const char *)p + FMK_STREAM_AHEAD, bytes);
 }
 
 #ifdef FMK_X86
@@ -21,7 +21,7 @@ FMK_VNNI static uint64_t stream_sum_avx512(const uint64_t *words, size_t count, 
     __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
     size_t i = 0;
     for (; i + 32 <= count; i += 32) {
-        stream_ahead(words + i, 4);
+        stream_ahead(words + i, 32 * sizeof *words);
         a0 = _mm512_add_epi64(a0, _mm512_loadu_si512(words + i));
         a1 = _mm512_add_epi64(a1, _mm512_loadu_si512(words + i + 8));
         a2 = _mm512_add_epi64(a2, _mm512_loadu_si512(words + i + 16));
@@ -35,7 +35,7 @@ FMK_AVX2 static uint64_t stream_sum_avx2(const uint64_t *words, size_t count, si
     __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
     size_t i = 0;
     for (; i + 16 <= count; i += 16) {
-        stream_ahead(words + i, 2);
+        stream_ahead(words + i, 16 * sizeof *words);
         a0 = _mm256_add_epi64(a0, _mm256_loadu_si256((const __m256i *)(words + i)));
         a1 = _mm256_add_epi64(a1, _mm256_loadu_si256((const __m256i *)(words + i + 4)));
         a2 = _mm256_add_epi64(a2, _mm256_loadu_si256((const __m256i *)(words + i + 8)));
@@ -55,7 +55,7 @@ static uint64_t stream_sum_portable(const uint64_t *words, size_t count, size_t 
     fmk_u64x2 a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0;
     size_t i = 0;
     for (; i + 8 <= count; i += 8) {
-        stream_ahead(words + i, 1);
+        stream_ahead(words + i, 8 * sizeof *words);
         fmk_u64x2 x0, x1, x2, x3;
         memcpy(&x0, words + i, sizeof x0);
         memcpy(&x1, words + i + 2, sizeof x1);
