@@ -4,9 +4,10 @@ import FMKernels
 /// packs (`fmk_level_packs_q4_1`: AVX-512 VNNI, AVX2): the blocks of `FMK_Q4_1_PACK_ROWS` rows side by side,
 /// so four loads take a block of every row of a group (`fmk_pack_q4_1`). Prefill passes of
 /// `ForwardPass.packedPassTokens` or more still read the mapped ggml layout, so a packing level holds
-/// the layer weights twice (66 MB more for SmolLM2-135M).
+/// the layer weights twice (66 MB more for SmolLM2-135M). The copies lie in 2 MB pages where the system
+/// gives them (`LargePageMemory`).
 final class PackedWeights {
-    private let storage: UnsafeMutableRawPointer?
+    private let storage: LargePageMemory?
     private let starts: [UnsafeRawPointer: UnsafeRawPointer]
 
     /// Packs every Q4_1 matrix of `candidates` whose rows come in whole groups, on `pool`'s
@@ -20,21 +21,19 @@ final class PackedWeights {
             starts = [:]
             return
         }
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 64)
+        let storage = LargePageMemory(byteCount: total), base = storage.base
         let workers = pool.activeCount
         pool.run { worker in
             for i in stride(from: worker, to: matrices.count, by: workers) {
                 let m = matrices[i]
-                fmk_pack_q4_1(m.data, Int32(m.rows), Int32(m.cols), storage + offsets[i])
+                fmk_pack_q4_1(m.data, Int32(m.rows), Int32(m.cols), base + offsets[i])
             }
         }
         self.storage = storage
         starts = Dictionary(uniqueKeysWithValues: matrices.indices.map {
-            (matrices[$0].data, UnsafeRawPointer(storage + offsets[$0]))
+            (matrices[$0].data, UnsafeRawPointer(base + offsets[$0]))
         })
     }
-
-    deinit { storage?.deallocate() }
 
     /// The packed copy of `matrix`, or nil when it has none.
     func packed(_ matrix: QuantMatrix) -> UnsafeRawPointer? { starts[matrix.data] }

@@ -20,6 +20,11 @@ import Testing
                     let pool = ThreadPool(threadCount: 2, kernelLevel: level)
                     let packing = PackedWeights(matrices + [q8Matrix], pool: pool)
                     let packs = fmk_level_packs_q4_1(level.rawValue) != 0
+                    #if os(Linux)
+                    if packs, let first = packing.packed(matrices[0]) {
+                        #expect(Int(bitPattern: first) % LargePageMemory.pageBytes == 0, "the copies start a huge page")
+                    }
+                    #endif
                     #expect(packing.packed(q8Matrix) == nil, "\(level.name): Q8_0 stays in ggml's layout")
                     #expect(packing.packed(matrices[1]) == nil, "\(level.name): \(group + 8) rows are not whole groups")
                     for m in [matrices[0], matrices[2]] {
