@@ -35,6 +35,7 @@ public struct BandwidthProbe: Sendable {
     // @unchecked Sendable: the buffer is written once, in `init`, and only read after.
     public final class Reader: @unchecked Sendable {
         private let pool: ThreadPool
+        private let memory: LargePageMemory
         private let words: UnsafeMutablePointer<UInt64>
         private let count: Int
         /// Times the buffer is read in one pass (so a pass reads at least `minimumPassBytes`).
@@ -46,16 +47,15 @@ public struct BandwidthProbe: Sendable {
             self.pool = pool
             count = max(1, bytes / 8)
             rounds = max(1, (minimumPassBytes + count * 8 - 1) / (count * 8))
-            words = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
+            // The pages decode's packed weights get, so the bound counts what they save.
+            memory = LargePageMemory(byteCount: count * 8)
+            words = memory.base.bindMemory(to: UInt64.self, capacity: count)
             for index in 0..<count { words[index] = UInt64(truncatingIfNeeded: index) }
             sums = UnsafeMutablePointer<UInt64>.allocate(capacity: pool.activeCount)
             _ = read(passes: 1)
         }
 
-        deinit {
-            words.deallocate()
-            sums.deallocate()
-        }
+        deinit { sums.deallocate() }
 
         /// Each of `passes` passes' read bandwidth in bytes per second, in the order run.
         public func read(passes: Int) -> [Double] {

@@ -26,11 +26,12 @@ struct BenchCommand: Command {
     level only. The machine's other load changes the figures: compare runs made under the same
     conditions.
     The memory-read bound: the pool's threads stream a buffer of a decode step's weight bytes (read
-    again until a pass has read 256 MiB) in 3 passes just before and 3 just after each decode run of the
-    level used; a run is held to the best of its six passes, as neighbours on a shared machine take
-    a varying share of the memory from one second to the next. The bound is that bandwidth over the
-    weight bytes a decode step reads; the fraction printed is the median run's. "memory" is the best of
-    all passes, the median's shortfall from it the spread. Where decode time goes per token: the
+    again until a pass has read 256 MiB; in 2 MB pages on Linux, as the packed layer weights are) in
+    3 passes just before and 3 just after each decode run of the level used; a run is held to the
+    best of its six passes, as neighbours on a shared machine take a varying share of the memory
+    from one second to the next. The bound is that bandwidth over the weight bytes a decode step
+    reads; the fraction printed is the median run's. "memory" is the best of all passes, the
+    median's shortfall from it the spread. Where decode time goes per token: the
     layers' matrix-vector products, attention, the output head, the norms, the mask and sampling.
     --json prints {"loadSeconds", "prefillTokensPerSecond", "decodeTokensPerSecond", "peakRSSBytes",
     "threads", "kernels", "prefillKernel", "levels": [{"level", "prefillTokensPerSecond",
