@@ -26,13 +26,13 @@ extension LlamaModel {
             clock.lap(.matrixVector)
             pass.attention(layer: l)
             clock.lap(.attention)
-            pass.project(layer.attentionOutput, input: pass.attentionActivations)
+            pass.project(layer.attentionOutput, input: pass.attentionActivations, phase: .attentionOutput)
             clock.lap(.matrixVector)
             // x += Wd · (SiLU(Wg·h) ⊙ Wu·h), with h = RMSNorm(x).
             pass.normalize(gain: layer.ffnNorm, addingBlockOutput: true)
             clock.lap(.norms)
             pass.swiGLU(gate: layer.gate, up: layer.up)
-            pass.project(layer.down, input: pass.hiddenActivations)
+            pass.project(layer.down, input: pass.hiddenActivations, phase: .down)
             clock.lap(.matrixVector)
         }
         guard logits else { return }
@@ -47,8 +47,9 @@ typealias Activations = (UnsafeMutablePointer<Int8>, UnsafeMutablePointer<Float>
 
 /// One pool thread's view of one forward pass: the model's buffers, the tokens, and this thread's share.
 ///
-/// Threads split matrix rows (each weight byte is read once per pass, by both cores at once) and tokens
-/// or heads for the element-wise steps. Each step that writes what other threads read next ends at a
+/// Threads split matrix rows (each weight byte is read once per pass, by both cores at once; a decode
+/// step by the shares `WorkShares` learns from each thread's speed) and tokens or heads for the
+/// element-wise steps. Each step that writes what other threads read next ends at a
 /// barrier; the steps themselves are in `ForwardSteps.swift`, the split and kernel calls in
 /// `ForwardKernels.swift`.
 struct ForwardPass {

@@ -94,6 +94,7 @@ extension LlamaModel {
         pool.run { worker in
             self.forwardBatch(tokens, worker: worker, decoding: true, logits: true)
         }
+        workShares.rebalance()
     }
 
     /// A KV cache for another sequence, the size of this model's (pages become resident only as

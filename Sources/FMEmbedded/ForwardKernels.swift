@@ -53,6 +53,22 @@ extension ForwardPass {
         return lower..<max(lower, min(units.upperBound, first + count) - first)
     }
 
+    /// This thread's part of `count` units (rows, heads or blocks) of `phase`, in multiples of
+    /// `granularity`: the learned shares (`WorkShares`) in a decode step, even shares in prefill.
+    @inline(__always)
+    func part(_ phase: WorkShares.Phase, count: Int, granularity: Int = 1) -> Range<Int> {
+        guard decoding else { return share(count, worker, workers) }
+        return model.workShares.range(phase, count: count, granularity: granularity, worker: worker)
+    }
+
+    /// In a decode step, adds the ticks since `begin` that this thread spent on its `units` of `phase`
+    /// to what the next rebalance reads.
+    @inline(__always)
+    func record(_ phase: WorkShares.Phase, units: Int, since begin: UInt64) {
+        guard decoding else { return }
+        model.workShares.record(phase, worker: worker, units: units, ticks: fmk_ticks() &- begin)
+    }
+
     /// The matrix rows of `heads`.
     @inline(__always)
     func rows(_ heads: Range<Int>) -> Range<Int> {

@@ -45,10 +45,11 @@ extension ForwardPass {
     func queryKeyValue(query: KernelMatrix, key: KernelMatrix, value: KernelMatrix, layer: Int) {
         let (dim, kvDim, headDim, n) = (c.dim, c.kvDim, c.headDim, tokens.count)
         if decoding { prefetchAttention(layer: layer) }
-        let units = share(c.headCount + 2 * c.kvHeadCount, worker, workers)
+        let units = part(.queryKeyValue, count: c.headCount + 2 * c.kvHeadCount)
         let qHeads = slice(units, from: 0, count: c.headCount)
         let kHeads = slice(units, from: c.headCount, count: c.kvHeadCount)
         let vHeads = slice(units, from: c.headCount + c.kvHeadCount, count: c.kvHeadCount)
+        let begin = fmk_ticks()
         multiply(query, rows: rows(qHeads), tokens: n, out: b.q, stride: dim, input: own)
         multiply(key, rows: rows(kHeads), tokens: n, out: b.k, stride: kvDim, input: own)
         multiply(value, rows: rows(vHeads), tokens: n, out: b.v, stride: kvDim, input: own)
@@ -69,6 +70,7 @@ extension ForwardPass {
             fmk_f32_to_f16_strided(b.v + t * kvDim + vRows.lowerBound, values + vRows.lowerBound * capacity + position,
                                    capacity, Int32(vRows.count))
         }
+        record(.queryKeyValue, units: units.count, since: begin)
         pool.barrier()
     }
 
@@ -136,10 +138,13 @@ extension ForwardPass {
         if headsQuantizeAlone { quantize(b.attention, at: first, count: heads.count * headDim) }
     }
 
-    /// projected = W · input for every token: a block's output, which the next step adds to x.
+    /// projected = W · input for every token: a block's output, which the next step adds to x. `phase`
+    /// names the matrix for the threads' shares.
     @inline(__always)
-    func project(_ m: KernelMatrix, input: Activations) {
-        multiply(m, rows: share(m.rows, worker, workers), tokens: tokens.count, out: b.projected, stride: c.dim, input: input)
+    func project(_ m: KernelMatrix, input: Activations, phase: WorkShares.Phase) {
+        let rows = part(phase, count: m.rows, granularity: Int(FMK_Q4_1_PACK_ROWS)), begin = fmk_ticks()
+        multiply(m, rows: rows, tokens: tokens.count, out: b.projected, stride: c.dim, input: input)
+        record(phase, units: rows.count, since: begin)
         pool.barrier()
     }
 
@@ -149,7 +154,7 @@ extension ForwardPass {
     @inline(__always)
     func swiGLU(gate: KernelMatrix, up: KernelMatrix) {
         let hiddenDim = c.hiddenDim, n = tokens.count
-        let blocks = share(hiddenDim / quantBlock, worker, workers)
+        let blocks = part(.gateUp, count: hiddenDim / quantBlock), begin = fmk_ticks()
         let myRows = (blocks.lowerBound * quantBlock)..<(blocks.upperBound * quantBlock)
         multiply(gate, rows: myRows, tokens: n, out: b.hidden, stride: hiddenDim, input: own)
         multiply(up, rows: myRows, tokens: n, out: b.hidden2, stride: hiddenDim, input: own)
@@ -159,6 +164,7 @@ extension ForwardPass {
             fmk_quantize_q8_1(b.hidden + offset, Int32(myRows.count), b.hiddenQuants + offset,
                               b.hiddenScale + offset / quantBlock, b.hiddenSum + offset / quantBlock)
         }
+        record(.gateUp, units: blocks.count, since: begin)
         pool.barrier()
     }
 
@@ -181,7 +187,11 @@ extension ForwardPass {
         rmsNorm(b.xb + owned.lowerBound * dim, stride: dim, count: owned.count, gain: gain)
         for j in owned { quantize(b.xb + j * dim, count: dim, token: j) }
         pool.barrier()
-        let rows = share(c.vocabSize, worker, workers), blocks = dim / quantBlock
+        let rows = part(.outputHead, count: c.vocabSize, granularity: 4), blocks = dim / quantBlock
+        // Under a mask the kernel skips forbidden rows, so the work no longer follows the rows: such steps
+        // teach the shares nothing.
+        let begin = fmk_ticks(), masked = (first..<n).contains { places[$0].mask != nil }
+        defer { if !masked { record(.outputHead, units: rows.count, since: begin) } }
         if output.isQ8_0 {
             outputLayer(output, rows: rows, tokens: first..<n)
             return

@@ -54,6 +54,8 @@ public final class LlamaModel: @unchecked Sendable {
 
     let layers: UnsafeMutablePointer<LayerTable>
     let packedWeights: PackedWeights
+    /// How the pool's threads split a decode step's rows, learned step by step.
+    let workShares: WorkShares
     let outputMatrix: KernelMatrix
     let norms: UnsafeMutablePointer<Float>
     let buffers: ForwardBuffers
@@ -94,6 +96,7 @@ public final class LlamaModel: @unchecked Sendable {
         let positions = max(1, min(contextLength ?? min(config.contextLength, Self.defaultContextCap), Self.maxContextLength))
         cache = KVCache(layerCount: config.layerCount, kvDim: config.kvDim, capacity: positions)
         pool = ThreadPool(threadCount: threads, kernelLevel: level)
+        workShares = WorkShares(workers: pool.activeCount)
         norms = .allocate(capacity: (2 * config.layerCount + 1) * config.dim)
         layers = .allocate(capacity: config.layerCount)
         let packing = PackedWeights(weights.layers.flatMap(\.matrices), pool: pool)
@@ -175,6 +178,7 @@ public final class LlamaModel: @unchecked Sendable {
             pool.run { worker in
                 self.forwardBatch(chunk, worker: worker, decoding: count == 1, logits: logits != nil && last)
             }
+            if count == 1 { workShares.rebalance() }
             done += count
         }
     }

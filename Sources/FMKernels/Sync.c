@@ -1,6 +1,7 @@
-// Atomics and spin hints for the engine's thread pool, plus row dequantization for embeddings.
+// Atomics, spin hints and ticks for the engine's thread pool, plus row dequantization for embeddings.
 #include "Internal.h"
 #include <string.h>
+#include <time.h>
 
 int64_t fmk_atomic_load(const int64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 
@@ -13,6 +14,20 @@ void fmk_cpu_relax(void) {
     _mm_pause();
 #elif defined(FMK_ARM64)
     __asm__ __volatile__("yield");
+#endif
+}
+
+uint64_t fmk_ticks(void) {
+#ifdef FMK_X86
+    return __builtin_ia32_rdtsc();
+#elif defined(FMK_ARM64)
+    uint64_t ticks;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(ticks));
+    return ticks;
+#else
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 #endif
 }
 

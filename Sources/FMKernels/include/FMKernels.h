@@ -156,6 +156,9 @@ void fmk_atomic_store(int64_t *p, int64_t value);
 int64_t fmk_atomic_add(int64_t *p, int64_t delta);
 /// A spin-wait hint to the CPU (`pause` on x86, `yield` on arm64).
 void fmk_cpu_relax(void);
+/// A cheap monotonic tick count (the time-stamp counter on x86-64, the virtual counter on arm64,
+/// nanoseconds elsewhere): only differences on one thread, and their ratios across threads, mean anything.
+uint64_t fmk_ticks(void);
 
 #ifdef __cplusplus
 }
