@@ -1,5 +1,3 @@
-import FMKernels
-
 /// How the pool's threads divide the rows of each split phase of a decode step, learned from how fast
 /// each thread got through its rows in the steps before. Threads of one pool do not run equally fast: on
 /// a shared virtual machine one vCPU ran slower than the other for seconds at a time, so with even
