@@ -27,10 +27,9 @@ final class LargePageMemory {
         let bytes = count + Self.pageBytes
         if let start = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
            start != MAP_FAILED {
-            let aligned = (Int(bitPattern: start) + Self.pageBytes - 1) / Self.pageBytes * Self.pageBytes
-            base = UnsafeMutableRawPointer(bitPattern: aligned)!
+            base = UnsafeMutableRawPointer(bitPattern: Self.wholePages(Int(bitPattern: start)))!
             // Advice only: a kernel without transparent huge pages maps small ones.
-            _ = madvise(base, (count + Self.pageBytes - 1) / Self.pageBytes * Self.pageBytes, MADV_HUGEPAGE)
+            _ = madvise(base, Self.wholePages(count), MADV_HUGEPAGE)
             mapping = (start, bytes)
             return
         }
@@ -38,6 +37,9 @@ final class LargePageMemory {
         base = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
         mapping = nil
     }
+
+    /// `n` rounded up to a multiple of `pageBytes`.
+    private static func wholePages(_ n: Int) -> Int { (n + pageBytes - 1) / pageBytes * pageBytes }
 
     deinit {
         if let mapping {

@@ -55,10 +55,12 @@ final class WorkShares: @unchecked Sendable {
     @inline(__always)
     func range(_ phase: Phase, count: Int, granularity: Int, worker: Int) -> Range<Int> {
         let first = cuts + phase.rawValue * (workers + 1), blocks = Double(count / granularity)
-        let lower = worker == 0 ? 0 : min(count, Int((first[worker] * blocks).rounded()) * granularity)
-        let upper = worker + 1 == workers
-            ? count : min(count, Int((first[worker + 1] * blocks).rounded()) * granularity)
-        return lower..<max(lower, upper)
+        // Cut `i` as a unit index: the ends are exact, the cuts between fall on whole granules.
+        let unit = { (i: Int) in
+            i == 0 ? 0 : i == self.workers ? count : min(count, Int((first[i] * blocks).rounded()) * granularity)
+        }
+        let lower = unit(worker)
+        return lower..<max(lower, unit(worker + 1))
     }
 
     /// Records that `worker` took `units` of `phase` in `ticks` (`fmk_ticks`) during this pass.
